@@ -1,0 +1,75 @@
+#pragma once
+// The report model: what every mode produces and every renderer consumes.
+// Findings are judged facts; the verdict is derived from them, never stored by hand.
+
+#include <boost/json/value.hpp>
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace icheck::report {
+
+enum class Status { ok, warn, fail, skipped };
+
+// In the order the transport is built: a failure in an earlier layer explains later ones.
+enum class Layer { env, fabric, rdma_access, gpudirect, nvlink, ucx, nixl };
+
+enum class TargetKind { pod, local, manifest };
+
+struct Finding {
+  std::string name;   // short check name, e.g. "ports", "memlock", "UCX_TLS"
+  Layer layer = Layer::env;
+  Status status = Status::skipped;
+  std::string detail; // one line
+  std::string next;   // the exact next command or change, where one settles it
+  // Optional checks (GDRCopy, informational listings) are shown but never make a
+  // verdict worse than surface-ok.
+  bool required = true;
+  // A pairwise transfer test that ran: the strongest evidence (verdict `confirmed`).
+  bool is_transfer = false;
+};
+
+struct Target {
+  std::string name;
+  TargetKind kind = TargetKind::pod;
+  std::string role;     // prefill, decode, worker, frontend, ... or "" when unknown
+  std::string node;     // node name (pods), host name (local), path (manifest)
+  std::string summary;  // one line under the target heading, e.g. "8x H100 . 8x mlx5 400 Gb/s IB"
+  std::vector<Finding> findings;
+  boost::json::object facts;  // what was read, typed; rendered as-is in json/yaml
+};
+
+enum class VerdictStatus { confirmed, surface_ok, unconfirmed, blocked, error };
+
+struct Verdict {
+  VerdictStatus status = VerdictStatus::error;
+  std::optional<Layer> layer;  // first blocking layer (blocked) or first open layer (unconfirmed)
+  std::string summary;
+  std::vector<std::string> next;         // de-duplicated, in order
+  std::vector<std::string> limitations;  // de-duplicated, in order
+};
+
+struct Report {
+  std::string mode;       // env, node, nixl, all
+  std::string context;    // kube context ("" for env without a cluster, or --local)
+  std::string namespace_; // namespace ("" likewise)
+  std::vector<std::string> header;       // extra heading words, e.g. "deployment x", "4 worker pods"
+  std::vector<Target> targets;
+  std::vector<std::string> limitations;  // mode-level limitations (e.g. aggregated deployment)
+  std::vector<std::string> errors;       // inputs that could not be checked (bad files, ...)
+  // True when the checks can never prove the transport (e.g. an aggregated deployment):
+  // the verdict is then never better than surface-ok.
+  bool transport_not_exercised = false;
+};
+
+std::string_view to_string(Status s);
+std::string_view to_string(Layer l);
+std::string_view to_string(TargetKind k);
+std::string_view to_string(VerdictStatus v);
+
+// Exit codes follow the monitoring-plugin convention: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN.
+int exit_code(VerdictStatus v);
+
+}  // namespace icheck::report

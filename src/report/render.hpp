@@ -1,0 +1,22 @@
+#pragma once
+#include "report/model.hpp"
+
+#include <boost/json/value.hpp>
+
+#include <string>
+
+namespace icheck::report {
+
+enum class Format { table, wide, json, yaml };
+
+struct RenderOptions {
+  Format format = Format::table;
+  bool color = false;
+};
+
+// The versioned document of DESIGN.md (apiVersion dynamo-icheck/v1, kind Report).
+boost::json::value to_json(const Report& report, const Verdict& verdict);
+
+std::string render(const Report& report, const Verdict& verdict, const RenderOptions& options);
+
+}  // namespace icheck::report
