@@ -1,0 +1,290 @@
+#pragma once
+// Typed facts read inside one target (pod or local machine) by the node probe.
+// Parsers fill them from raw text; rules (src/rules) judge them. Every optional / "found"
+// flag exists so a rule can tell "could not see" (skipped) from "saw a bad value" (fail).
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace icheck::probe {
+
+// ---------------------------------------------------------------------------- tool runs
+
+// One tool (or file read) the script attempted. A section that is absent from the output
+// (script cut short) leaves `attempted` false.
+struct Tool {
+  bool attempted = false;   // its section is in the output
+  bool found = false;       // the command exists in the image (or the file exists)
+  bool timed_out = false;   // killed by the script's deadline
+  std::optional<int> exit_code;
+  bool truncated = false;   // the section had no end marker (output cut)
+  std::string output;
+
+  bool succeeded() const { return found && !timed_out && exit_code == 0; }
+};
+
+// ---------------------------------------------------------------------------- fabric
+
+enum class PortState { down, init, armed, active, active_defer, nop, unknown };
+enum class PhysState {
+  no_state_change, sleep, polling, disabled, port_config_training, linkup,
+  link_error_recovery, phy_test, unknown
+};
+enum class LinkLayer { infiniband, ethernet, unknown };
+
+struct IbPort {
+  std::string device;            // e.g. mlx5_0
+  int port = 0;                  // 1-based as the kernel numbers them
+  PortState state = PortState::unknown;
+  std::string state_text;        // raw, e.g. "4: ACTIVE", "Active", "PORT_ACTIVE (4)"
+  PhysState phys_state = PhysState::unknown;
+  std::string phys_state_text;   // raw, e.g. "5: LinkUp", "LinkUp"
+  std::optional<double> rate_gbps;  // 400 from "400 Gb/sec (4X NDR)" or "Rate: 400"
+  std::string rate_text;
+  LinkLayer link_layer = LinkLayer::unknown;
+  std::string link_layer_text;
+  std::optional<int> base_lid;   // 65535 = none assigned; 0 on RoCE
+  std::optional<int> sm_lid;
+  std::string netdev;            // from sysfs device/net or ibdev2netdev
+  std::optional<bool> netdev_up; // netdev operstate / ibdev2netdev (Up)/(Down)
+};
+
+struct IbDevice {
+  std::string name;              // mlx5_0, mlx5_bond_0, ibP57247p0s2, erdma_0, ...
+  std::string node_type;         // "CA" (ibstat header) or sysfs node_type text
+  std::string ca_type;           // "MT4129" (hca_type / CA type / vendor_part_id)
+  std::string fw;                // firmware version
+  std::string node_guid;
+  std::string pci_address;       // 0000:1a:00.0 (basename of the device link)
+  std::optional<int> numa_node;  // -1 in sysfs means unknown -> nullopt
+  std::vector<std::string> netdevs;
+  std::vector<IbPort> ports;
+};
+
+// ibstat / ibstatus / sysfs / ibv_devinfo all produce devices; the tools may also end badly.
+struct IbDevices {
+  std::vector<IbDevice> devices;
+  std::string error;             // e.g. the ibpanic line; empty when none
+};
+
+// What libibverbs (ibv_devinfo / ibv_devices) reports.
+enum class VerbsError {
+  none,
+  no_provider,         // "no userspace device-specific driver found"
+  no_config_dir,       // "couldn't open config directory '/etc/libibverbs.d'"
+  abi_mismatch,        // "Driver X does not support the kernel ABI of N"
+  no_devices,          // "No IB devices found" / "0 HCAs found" without a more precise cause
+  open_failed,         // "Failed to open device" for every device
+  other
+};
+
+struct VerbsInfo {
+  std::optional<int> device_count;       // devices the tool could list/open
+  std::vector<IbDevice> devices;         // with ports where the tool printed them
+  std::vector<std::string> failed_devices;  // "Failed to open device" names, if named
+  VerbsError error = VerbsError::none;
+  std::string error_text;                // the first line that explains the error
+};
+
+// ---------------------------------------------------------------------------- rdma access
+
+struct LimitValue {
+  bool unlimited = false;
+  std::uint64_t bytes = 0;       // meaningful only when !unlimited
+};
+
+struct Memlock {
+  std::optional<LimitValue> soft;   // /proc/self/limits "Max locked memory"
+  std::optional<LimitValue> hard;
+  std::optional<LimitValue> ulimit_l;  // `ulimit -l` (KiB converted to bytes)
+};
+
+// ---------------------------------------------------------------------------- gpudirect
+
+struct KernelModule {
+  std::string name;
+  std::uint64_t size = 0;
+  std::optional<int> refcount;
+  std::vector<std::string> used_by;
+  std::string state;             // Live / Loading / Unloading (/proc/modules only)
+};
+
+struct PeerMemory {
+  std::optional<std::string> nv_mem_version;  // /sys/kernel/mm/memory_peers/nv_mem/version
+  bool nvidia_peermem = false;   // /sys/module/nvidia_peermem or module list
+  bool nv_peer_mem = false;      // legacy MLNX module
+};
+
+struct NvidiaDriver {
+  bool present = false;          // /proc/driver/nvidia/version readable
+  bool open_kernel_module = false;  // "Open Kernel Module" in the NVRM line
+  std::string version;           // 550.54.14
+  std::string raw;               // the NVRM line
+};
+
+struct Gdrcopy {
+  bool dev_gdrdrv = false;             // /dev/gdrdrv exists
+  std::optional<int> proc_devices_major;  // "509 gdrdrv" in /proc/devices
+  bool module = false;                 // gdrdrv in /proc/modules, lsmod or /sys/module
+};
+
+// ---------------------------------------------------------------------------- gpus, nvlink
+
+struct MigDevice {
+  std::string profile;           // "1g.20gb"
+  int device = 0;
+  std::string uuid;
+};
+
+struct Gpu {
+  int index = 0;
+  std::string name;              // NVIDIA H100 80GB HBM3
+  std::string uuid;
+  std::vector<MigDevice> migs;
+};
+
+// One cell of `nvidia-smi topo -m`.
+enum class TopoLinkKind { self, nvlink, pix, pxb, phb, node, sys, soc, psb, unknown };
+struct TopoLink {
+  TopoLinkKind kind = TopoLinkKind::unknown;
+  int nvlinks = 0;               // n of NV<n>
+  std::string text;              // raw cell, trimmed
+};
+
+struct TopoRow {
+  std::string label;             // column/row label as printed: GPU0, NIC3, mlx5_2
+  std::string name;              // resolved: GPU0, or the NIC's device name via the legend
+  bool is_gpu = false;
+  std::vector<TopoLink> links;   // one per column of Topology::columns
+  std::string cpu_affinity;      // raw ("48-63,176-191", "", "N/A"); GPU rows only
+  std::string numa_affinity;     // raw ("1", "0,3-9", "N/A", "")
+  std::string gpu_numa_id;       // raw ("N/A", "2"); empty when the column is absent
+};
+
+struct Topology {
+  std::vector<std::string> columns;          // device labels in header order
+  std::vector<TopoRow> rows;
+  std::map<std::string, std::string> nic_legend;  // NIC0 -> mlx5_1 (empty for old headers)
+  bool has_numa_affinity = false;
+  bool has_gpu_numa_id = false;
+  bool legacy_soc = false;                   // old legend / SOC cells
+  std::string error;                         // nothing parsable
+
+  const TopoRow* row(const std::string& label_or_name) const;
+  // The cell between two devices (labels or resolved names); nullptr when unknown.
+  const TopoLink* link(const std::string& from, const std::string& to) const;
+  std::vector<const TopoRow*> gpu_rows() const;
+  std::vector<const TopoRow*> nic_rows() const;
+};
+
+struct NvlinkLink {
+  int index = 0;
+  bool active = false;
+  std::optional<double> rate_gbs;  // GB/s as printed
+  std::string text;
+};
+
+struct NvlinkGpu {
+  int index = 0;
+  std::string name;
+  std::string uuid;
+  std::vector<NvlinkLink> links;
+  bool all_inactive_message = false;  // "Unable to retrieve NVLink information as all links are inactive"
+};
+
+struct NvlinkStatus {
+  std::vector<NvlinkGpu> gpus;
+  bool empty = false;            // no output at all: no NVLink on this part
+};
+
+enum class NvidiaSmiErrorKind {
+  none, not_found, no_driver_comm, version_mismatch, nvml_unknown, no_devices, other
+};
+struct NvidiaSmiError {
+  NvidiaSmiErrorKind kind = NvidiaSmiErrorKind::none;
+  std::string text;              // the line that says it
+};
+
+// ---------------------------------------------------------------------------- ucx
+
+struct UcxVersion {
+  std::string version;           // 1.16.0
+  std::string revision;          // git revision
+  std::string configured_with;   // raw configure line
+  bool with_cuda = false;        // --with-cuda=... in configured_with
+  bool with_gdrcopy = false;
+};
+
+struct UcxTransport {
+  std::string transport;         // rc_mlx5, tcp, cuda_ipc
+  std::string device;            // mlx5_0:1, eth0, cuda, memory, posix
+  std::string type;              // network | intra-node | accelerator | loopback | "" (old)
+  std::string memory_domain;     // the md it was listed under
+};
+
+struct UcxMemoryDomain {
+  std::string name;              // mlx5_0, cuda_cpy, ib/mlx5_0 (old)
+  std::string component;         // ib, cuda_cpy, posix, ...
+  std::vector<std::string> memory_types;  // host, cuda, cuda-managed, ...
+  bool dmabuf = false;           // "dmabuf" on the register line
+  bool no_devices = false;       // "< no supported devices found >"
+  bool failed_to_open = false;   // "< failed to open memory domain ... >"
+};
+
+struct UcxDevices {
+  std::vector<UcxMemoryDomain> memory_domains;
+  std::vector<UcxTransport> transports;
+  std::vector<std::string> connection_managers;  // rdmacm, tcp
+  bool old_layout = false;
+};
+
+// ---------------------------------------------------------------------------- node
+
+struct NodeFacts {
+  std::string hostname;
+  std::string kernel;                         // uname -r
+
+  // fabric (sysfs is primary; ibstat and ibv_devinfo corroborate)
+  bool sysfs_infiniband = false;              // /sys/class/infiniband exists
+  std::vector<IbDevice> sysfs_devices;
+  IbDevices ibstat;
+  VerbsInfo verbs;                            // ibv_devinfo
+  std::optional<int> ibv_devices_count;       // ibv_devices list length
+
+  // rdma access
+  bool dev_infiniband_present = false;        // the directory exists
+  std::vector<std::string> dev_infiniband;    // uverbs0, rdma_cm, umad0, ...
+  Memlock memlock;
+  std::optional<std::uint64_t> cap_eff;       // CapEff mask
+  std::optional<bool> cap_ipc_lock;           // bit 14 of CapEff
+
+  // gpudirect
+  PeerMemory peer_memory;
+  std::vector<KernelModule> modules;          // relevant ones from /proc/modules (or lsmod)
+  NvidiaDriver nvidia_driver;
+  Gdrcopy gdrcopy;
+
+  // gpus / nvlink
+  std::vector<Gpu> gpus;                      // nvidia-smi -L
+  std::optional<Topology> topo;               // nvidia-smi topo -m
+  std::optional<NvlinkStatus> nvlink;         // nvidia-smi nvlink -s
+  NvidiaSmiError nvidia_smi_error;            // the first nvidia-smi failure seen
+
+  // ucx
+  std::optional<UcxVersion> ucx_version;
+  std::optional<UcxDevices> ucx_devices;
+
+  // UCX_*, NCCL_*, NIXL_* only; values already passed through report::shown_value.
+  std::map<std::string, std::string> transport_env;
+
+  // Every section by name (e.g. "ibstat", "nvidia_smi_topo"), for skipped/failed reasons.
+  std::map<std::string, Tool> tools;
+  bool script_complete = false;               // the final "done" marker was seen
+
+  const Tool* tool(const std::string& name) const;
+};
+
+}  // namespace icheck::probe
