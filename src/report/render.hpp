@@ -19,4 +19,9 @@ boost::json::value to_json(const Report& report, const Verdict& verdict);
 
 std::string render(const Report& report, const Verdict& verdict, const RenderOptions& options);
 
+// The pieces render() dispatches to, exposed for tests.
+std::string render_table(const Report& report, const Verdict& verdict, bool wide, bool color);
+std::string to_pretty_json(const boost::json::value& document);
+std::string to_yaml(const boost::json::value& document);
+
 }  // namespace icheck::report

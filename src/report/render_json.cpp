@@ -1,0 +1,82 @@
+// Machine output: the versioned document of DESIGN.md, built once as JSON; YAML is emitted
+// from the same value so both formats always carry the same shape.
+#include "report/render.hpp"
+
+#include <boost/json.hpp>
+
+namespace icheck::report {
+namespace {
+
+boost::json::array strings(const std::vector<std::string>& list) {
+  boost::json::array a;
+  for (const auto& s : list) {
+    a.emplace_back(s);
+  }
+  return a;
+}
+
+boost::json::object check_json(const Finding& f) {
+  boost::json::object o{{"name", f.name},
+                        {"layer", to_string(f.layer)},
+                        {"status", to_string(f.status)},
+                        {"detail", f.detail},
+                        {"required", f.required}};
+  if (!f.next.empty()) {
+    o["next"] = f.next;
+  }
+  if (f.is_transfer) {
+    o["transfer"] = true;
+  }
+  return o;
+}
+
+boost::json::object target_json(const Target& t) {
+  boost::json::array checks;
+  for (const auto& f : t.findings) {
+    checks.emplace_back(check_json(f));
+  }
+  return {{"name", t.name},        {"kind", to_string(t.kind)}, {"role", t.role},
+          {"node", t.node},        {"summary", t.summary},      {"checks", std::move(checks)},
+          {"facts", t.facts}};
+}
+
+boost::json::object verdict_json(const Verdict& v) {
+  boost::json::object o{{"status", to_string(v.status)}, {"summary", v.summary}};
+  if (v.layer) {
+    o["layer"] = to_string(*v.layer);
+  }
+  o["next"] = strings(v.next);
+  o["limitations"] = strings(v.limitations);
+  return o;
+}
+
+boost::json::object counts_json(const Report& r) {
+  std::int64_t n[4] = {0, 0, 0, 0};
+  for (const auto& t : r.targets) {
+    for (const auto& f : t.findings) {
+      ++n[static_cast<int>(f.status)];
+    }
+  }
+  return {{"ok", n[0]}, {"warn", n[1]}, {"fail", n[2]}, {"skipped", n[3]},
+          {"targets", static_cast<std::int64_t>(r.targets.size())}};
+}
+
+}  // namespace
+
+boost::json::value to_json(const Report& report, const Verdict& verdict) {
+  boost::json::array targets;
+  for (const auto& t : report.targets) {
+    targets.emplace_back(target_json(t));
+  }
+  return boost::json::object{{"apiVersion", "dynamo-icheck/v1"},
+                             {"kind", "Report"},
+                             {"mode", report.mode},
+                             {"context", report.context},
+                             {"namespace", report.namespace_},
+                             {"targets", std::move(targets)},
+                             {"verdict", verdict_json(verdict)},
+                             {"counts", counts_json(report)},
+                             {"errors", strings(report.errors)}};
+}
+
+}  // namespace icheck::report

@@ -1,0 +1,146 @@
+#include "report/verdict.hpp"
+
+#include <algorithm>
+#include <string>
+
+namespace icheck::report {
+namespace {
+
+void add_unique(std::vector<std::string>& list, const std::string& item) {
+  if (!item.empty() && std::find(list.begin(), list.end(), item) == list.end()) {
+    list.push_back(item);
+  }
+}
+
+bool counts_against(const Finding& f, Status s) {
+  return f.status == s && (f.required || s == Status::fail);
+}
+
+// The earliest layer at which any target has a finding of status `s`.
+std::optional<Layer> first_layer(const Report& report, Status s) {
+  std::optional<Layer> first;
+  for (const auto& t : report.targets) {
+    for (const auto& f : t.findings) {
+      if (counts_against(f, s) && (!first || f.layer < *first)) {
+        first = f.layer;
+      }
+    }
+  }
+  return first;
+}
+
+bool has_at(const Target& t, Layer layer, Status s) {
+  return std::any_of(t.findings.begin(), t.findings.end(),
+                     [&](const Finding& f) { return f.layer == layer && counts_against(f, s); });
+}
+
+std::string kind_plural(const Report& report, std::size_t n) {
+  const TargetKind kind = report.targets.empty() ? TargetKind::pod : report.targets[0].kind;
+  const std::string noun = kind == TargetKind::manifest ? "manifest"
+                           : kind == TargetKind::pod    ? "pod"
+                                                        : "machine";
+  return noun + (n == 1 ? "" : "s");
+}
+
+// "on 1 of 4 pods: a, b, c and 2 more"
+std::string where(const Report& report, Layer layer, Status s) {
+  std::vector<std::string> names;
+  for (const auto& t : report.targets) {
+    if (has_at(t, layer, s)) {
+      names.push_back(t.name);
+    }
+  }
+  std::string text = "on " + std::to_string(names.size()) + " of " +
+                     std::to_string(report.targets.size()) + " " +
+                     kind_plural(report, report.targets.size()) + ": ";
+  const std::size_t shown = std::min<std::size_t>(names.size(), 3);
+  for (std::size_t i = 0; i < shown; ++i) {
+    text += (i ? ", " : "") + names[i];
+  }
+  if (names.size() > shown) {
+    text += " and " + std::to_string(names.size() - shown) + " more";
+  }
+  return text;
+}
+
+// The first detail at that layer, so the verdict line names the cause, not only the place.
+std::string first_detail(const Report& report, Layer layer, Status s) {
+  for (const auto& t : report.targets) {
+    for (const auto& f : t.findings) {
+      if (f.layer == layer && counts_against(f, s)) {
+        return f.name + ": " + f.detail;
+      }
+    }
+  }
+  return {};
+}
+
+// Next steps of findings with status `s`, those at the verdict's layer first.
+void collect_next(const Report& report, Verdict& v, Status s) {
+  for (const bool at_layer : {true, false}) {
+    for (const auto& t : report.targets) {
+      for (const auto& f : t.findings) {
+        if (counts_against(f, s) && (f.layer == v.layer) == at_layer) {
+          add_unique(v.next, f.next);
+        }
+      }
+    }
+  }
+}
+
+bool transfer_passed(const Report& report) {
+  for (const auto& t : report.targets) {
+    for (const auto& f : t.findings) {
+      if (f.is_transfer && f.status == Status::ok) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+Verdict decide(const Report& report) {
+  Verdict v;
+  for (const auto& l : report.limitations) {
+    add_unique(v.limitations, l);
+  }
+  if (report.targets.empty()) {
+    v.status = VerdictStatus::error;
+    v.summary = report.errors.empty() ? "nothing to check" : report.errors.front();
+    return v;
+  }
+  if (auto layer = first_layer(report, Status::fail)) {
+    v.status = VerdictStatus::blocked;
+    v.layer = layer;
+    v.summary = "blocked at " + std::string(to_string(*layer)) + " " +
+                where(report, *layer, Status::fail) + " (" +
+                first_detail(report, *layer, Status::fail) + ")";
+    collect_next(report, v, Status::fail);
+    return v;
+  }
+  const auto warn = first_layer(report, Status::warn);
+  const auto skipped = first_layer(report, Status::skipped);
+  if (transfer_passed(report) && !report.transport_not_exercised) {
+    v.status = VerdictStatus::confirmed;
+    v.summary = "confirmed: a pairwise transfer ran at line-rate-class bandwidth";
+    return v;
+  }
+  if (warn || skipped) {
+    v.status = VerdictStatus::unconfirmed;
+    v.layer = (warn && (!skipped || *warn <= *skipped)) ? warn : skipped;
+    const Status s = (v.layer == warn) ? Status::warn : Status::skipped;
+    v.summary = "unconfirmed at " + std::string(to_string(*v.layer)) + " " +
+                where(report, *v.layer, s) + " (" + first_detail(report, *v.layer, s) + ")";
+    collect_next(report, v, Status::warn);
+    collect_next(report, v, Status::skipped);
+    return v;
+  }
+  v.status = VerdictStatus::surface_ok;
+  v.summary = "surface-ok: every required check is ok on " + std::to_string(report.targets.size()) +
+              " " + kind_plural(report, report.targets.size());
+  return v;
+}
+
+}  // namespace icheck::report

@@ -1,0 +1,119 @@
+#include "report/render.hpp"
+#include "report/text_table.hpp"
+#include "report/verdict.hpp"
+#include "sample_report.hpp"
+
+#include <boost/json.hpp>
+#include <doctest/doctest.h>
+#include <yaml-cpp/yaml.h>
+
+using namespace icheck::report;
+using icheck::test::finding;
+using icheck::test::pod;
+
+namespace {
+
+Report sample() {
+  Report r;
+  r.mode = "node";
+  r.context = "prod-a";
+  r.namespace_ = "dynamo";
+  r.header = {"deployment llama", "2 worker pods"};
+  r.targets.push_back(pod("llama-prefill-0", "prefill", "gpu-a01",
+                          {finding("ports", Layer::fabric, Status::ok, "8/8 ports Active"),
+                           finding("memlock", Layer::rdma_access, Status::ok, "CAP_IPC_LOCK")}));
+  r.targets.push_back(pod("llama-decode-0", "decode", "gpu-a04",
+                          {finding("devices", Layer::rdma_access, Status::fail,
+                                   "/dev/infiniband not mounted", "request rdma/ib")}));
+  r.limitations.push_back("no transfer was exercised");
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("text table aligns columns by code points and leaves the last one ragged") {
+  TextTable t("  ");
+  t.add_row({{"A", ""}, {"BB", ""}, {"x", ""}});
+  t.add_row({{"ééé", ""}, {"C", ""}, {"long tail", ""}});
+  CHECK(t.render(false) == "  A    BB  x\n  ééé  C   long tail\n");
+}
+
+TEST_CASE("colour wraps the padded cell and only when allowed") {
+  TextTable t;
+  t.add_row({{"ok", "32"}, {"x", ""}});
+  CHECK(t.render(true) == "\x1b[32mok\x1b[0m  x\n");
+  CHECK(t.render(false) == "ok  x\n");
+}
+
+TEST_CASE("table output, exact") {
+  const auto r = sample();
+  const auto text = render(r, decide(r), {Format::table, false});
+  CHECK(text == "context prod-a · namespace dynamo · deployment llama · 2 worker pods\n"
+                "\n"
+                "llama-prefill-0  prefill  node gpu-a01\n"
+                "  LAYER        CHECK    STATUS  DETAIL\n"
+                "  fabric       ports    ok      8/8 ports Active\n"
+                "  rdma-access  memlock  ok      CAP_IPC_LOCK\n"
+                "\n"
+                "llama-decode-0  decode  node gpu-a04\n"
+                "  LAYER        CHECK    STATUS  DETAIL\n"
+                "  rdma-access  devices  fail    /dev/infiniband not mounted\n"
+                "\n"
+                "VERDICT  blocked  blocked at rdma-access on 1 of 2 pods: llama-decode-0 "
+                "(devices: /dev/infiniband not mounted)\n"
+                "  next   request rdma/ib\n"
+                "  limit  no transfer was exercised\n");
+}
+
+TEST_CASE("wide output adds the next column") {
+  const auto r = sample();
+  const auto text = render(r, decide(r), {Format::wide, false});
+  CHECK(text.find("  LAYER        CHECK    STATUS  DETAIL                       NEXT\n") !=
+        std::string::npos);
+  CHECK(text.find("  rdma-access  devices  fail    /dev/infiniband not mounted  request rdma/ib\n") !=
+        std::string::npos);
+}
+
+TEST_CASE("json has the versioned shape") {
+  const auto r = sample();
+  const auto doc = boost::json::parse(render(r, decide(r), {Format::json, false}));
+  CHECK(doc.at("apiVersion") == "dynamo-icheck/v1");
+  CHECK(doc.at("kind") == "Report");
+  CHECK(doc.at("mode") == "node");
+  CHECK(doc.at("context") == "prod-a");
+  CHECK(doc.at("namespace") == "dynamo");
+  const auto& targets = doc.at("targets").as_array();
+  REQUIRE(targets.size() == 2);
+  CHECK(targets[1].at("name") == "llama-decode-0");
+  CHECK(targets[1].at("kind") == "pod");
+  CHECK(targets[1].at("role") == "decode");
+  const auto& check = targets[1].at("checks").as_array()[0];
+  CHECK(check.at("layer") == "rdma-access");
+  CHECK(check.at("status") == "fail");
+  CHECK(check.at("next") == "request rdma/ib");
+  CHECK(targets[0].at("checks").as_array()[0].as_object().contains("next") == false);
+  CHECK(doc.at("verdict").at("status") == "blocked");
+  CHECK(doc.at("verdict").at("layer") == "rdma-access");
+  CHECK(doc.at("verdict").at("limitations").as_array().size() == 1);
+  CHECK(doc.at("counts").at("ok") == 2);
+  CHECK(doc.at("counts").at("fail") == 1);
+}
+
+TEST_CASE("yaml carries the same document, strings that look like other types quoted") {
+  auto r = sample();
+  r.targets[0].facts["memlock"] = "8192";
+  r.targets[0].facts["peermem"] = "yes";
+  r.targets[0].facts["empty"] = "";
+  r.targets[0].facts["rate"] = 400;
+  const auto v = decide(r);
+  const auto yaml = YAML::Load(render(r, v, {Format::yaml, false}));
+  CHECK(yaml["apiVersion"].as<std::string>() == "dynamo-icheck/v1");
+  CHECK(yaml["targets"][1]["checks"][0]["status"].as<std::string>() == "fail");
+  CHECK(yaml["targets"][0]["facts"]["memlock"].Tag() == "!");
+  CHECK(yaml["targets"][0]["facts"]["peermem"].as<std::string>() == "yes");
+  CHECK(yaml["targets"][0]["facts"]["peermem"].Tag() == "!");
+  CHECK(yaml["targets"][0]["facts"]["empty"].as<std::string>() == "");
+  CHECK(yaml["targets"][0]["facts"]["rate"].as<int>() == 400);
+  CHECK(yaml["targets"][0]["facts"]["rate"].Tag() == "?");
+  CHECK(yaml["verdict"]["status"].as<std::string>() == "blocked");
+}

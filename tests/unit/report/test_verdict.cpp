@@ -1,0 +1,100 @@
+#include "report/verdict.hpp"
+#include "sample_report.hpp"
+
+#include <doctest/doctest.h>
+
+using namespace icheck::report;
+using icheck::test::finding;
+using icheck::test::pod;
+
+namespace {
+
+Report two_pods(Status decode_memlock) {
+  Report r;
+  r.mode = "node";
+  r.targets.push_back(pod("p-0", "prefill", "n1",
+                          {finding("ports", Layer::fabric, Status::ok, "8/8 Active"),
+                           finding("memlock", Layer::rdma_access, Status::ok, "CAP_IPC_LOCK")}));
+  r.targets.push_back(
+      pod("d-0", "decode", "n2",
+          {finding("ports", Layer::fabric, Status::ok, "8/8 Active"),
+           finding("memlock", Layer::rdma_access, decode_memlock, "64 KiB", "add IPC_LOCK")}));
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("all ok without a transfer is surface-ok, exit 0") {
+  const auto v = decide(two_pods(Status::ok));
+  CHECK(v.status == VerdictStatus::surface_ok);
+  CHECK(v.summary == "surface-ok: every required check is ok on 2 pods");
+  CHECK(exit_code(v.status) == 0);
+}
+
+TEST_CASE("a fail names the first blocking layer and the pods, exit 2") {
+  auto r = two_pods(Status::fail);
+  r.targets[0].findings.push_back(finding("peer-memory", Layer::gpudirect, Status::fail, "none"));
+  const auto v = decide(r);
+  CHECK(v.status == VerdictStatus::blocked);
+  REQUIRE(v.layer);
+  CHECK(*v.layer == Layer::rdma_access);
+  CHECK(v.summary == "blocked at rdma-access on 1 of 2 pods: d-0 (memlock: 64 KiB)");
+  CHECK(v.next == std::vector<std::string>{"add IPC_LOCK"});
+  CHECK(exit_code(v.status) == 2);
+}
+
+TEST_CASE("warn or skipped on a required check is unconfirmed, exit 1") {
+  const auto v = decide(two_pods(Status::skipped));
+  CHECK(v.status == VerdictStatus::unconfirmed);
+  CHECK(v.summary == "unconfirmed at rdma-access on 1 of 2 pods: d-0 (memlock: 64 KiB)");
+  CHECK(exit_code(v.status) == 1);
+}
+
+TEST_CASE("an optional warn does not spoil surface-ok") {
+  auto r = two_pods(Status::ok);
+  auto gdr = finding("gdrcopy", Layer::gpudirect, Status::warn, "absent");
+  gdr.required = false;
+  r.targets[1].findings.push_back(gdr);
+  CHECK(decide(r).status == VerdictStatus::surface_ok);
+}
+
+TEST_CASE("a passing transfer confirms, even with a skipped surface check") {
+  auto r = two_pods(Status::skipped);
+  auto t = finding("transfer", Layer::nixl, Status::ok, "42 GB/s");
+  t.is_transfer = true;
+  r.targets[0].findings.push_back(t);
+  CHECK(decide(r).status == VerdictStatus::confirmed);
+  CHECK(exit_code(VerdictStatus::confirmed) == 0);
+  SUBCASE("but never where the transport is not exercised") {
+    r.transport_not_exercised = true;
+    CHECK(decide(r).status == VerdictStatus::unconfirmed);
+  }
+}
+
+TEST_CASE("a failed transfer still blocks") {
+  auto r = two_pods(Status::ok);
+  auto t = finding("transfer", Layer::nixl, Status::fail, "1.1 GB/s: TCP");
+  t.is_transfer = true;
+  r.targets[0].findings.push_back(t);
+  CHECK(decide(r).status == VerdictStatus::blocked);
+}
+
+TEST_CASE("nothing to check is an error, exit 3") {
+  Report r;
+  r.errors.push_back("no manifest in /x");
+  const auto v = decide(r);
+  CHECK(v.status == VerdictStatus::error);
+  CHECK(v.summary == "no manifest in /x");
+  CHECK(exit_code(v.status) == 3);
+}
+
+TEST_CASE("next steps and limitations are de-duplicated") {
+  auto r = two_pods(Status::fail);
+  r.targets[0].findings[1] = finding("memlock", Layer::rdma_access, Status::fail, "64 KiB",
+                                     "add IPC_LOCK");
+  r.limitations = {"no transfer", "no transfer"};
+  const auto v = decide(r);
+  CHECK(v.next.size() == 1);
+  CHECK(v.limitations == std::vector<std::string>{"no transfer"});
+  CHECK(v.summary == "blocked at rdma-access on 2 of 2 pods: p-0, d-0 (memlock: 64 KiB)");
+}
