@@ -1,0 +1,206 @@
+"""Each fake pod is a sandbox: a small root filesystem and a way to run a command in it.
+
+The root is built once per pod in the server's work dir: busybox-static as /bin/busybox with
+relative applet symlinks (unless "busybox": false), then the scenario's layers from
+tests/e2e/roots/ copied in order, inline files, removals. /sys, /proc and /dev inside the
+root are plain files from the scenario; nothing of the host is bind-mounted.
+
+A command runs as the container runtime would run it: argv[0] resolved inside the root
+(missing -> the runtime's "executable file not found in $PATH" error, no process started),
+then `unshare --mount --uts --pid --fork` + hostname set to the pod name + `chroot`, with a
+cleared, pod-like environment, optionally under a lower RLIMIT_MEMLOCK (prlimit).
+All processes of one exec share one process group (killpg on client close) and one pid
+namespace (its init dying takes the rest with it).
+"""
+import os
+import shutil
+import signal
+import subprocess
+import threading
+
+from . import scenario as scn
+
+BUSYBOX = os.environ.get("FAKEAPI_BUSYBOX", "/bin/busybox")
+UNSHARE = shutil.which("unshare") or "/usr/bin/unshare"
+CHROOT = shutil.which("chroot") or "/usr/sbin/chroot"
+HOSTNAME = shutil.which("hostname") or "/bin/hostname"
+PRLIMIT = shutil.which("prlimit") or "/usr/bin/prlimit"
+POD_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+
+
+class SandboxError(RuntimeError):
+    pass
+
+
+def check_host():
+    """Fail loudly when the host cannot sandbox (never run a pod's command on the host)."""
+    if os.geteuid() != 0:
+        raise SandboxError("fake API server needs root for chroot/unshare (euid %d)" % os.geteuid())
+    for tool in (BUSYBOX, UNSHARE, CHROOT, HOSTNAME, PRLIMIT):
+        if not os.access(tool, os.X_OK):
+            raise SandboxError("missing %s (apt-get install -y busybox-static util-linux)" % tool)
+    r = subprocess.run([UNSHARE, "--mount", "--uts", "--pid", "--fork", "--kill-child=SIGKILL",
+                        "--", CHROOT, "/", "/bin/true"], capture_output=True, text=True)
+    if r.returncode != 0:
+        raise SandboxError("unshare/chroot not possible here: %s" % r.stderr.strip())
+
+
+_applets = None
+
+
+def busybox_applets():
+    global _applets
+    if _applets is None:
+        out = subprocess.run([BUSYBOX, "--list"], capture_output=True, text=True, check=True).stdout
+        _applets = [a for a in out.split() if a and "/" not in a and a != "busybox"]
+    return _applets
+
+
+def _copy_layer(src, dst):
+    for dirpath, dirnames, filenames in os.walk(src):
+        rel = os.path.relpath(dirpath, src)
+        target = os.path.normpath(os.path.join(dst, rel))
+        os.makedirs(target, exist_ok=True)
+        for fn in filenames:
+            s, d = os.path.join(dirpath, fn), os.path.join(target, fn)
+            if os.path.lexists(d):
+                os.unlink(d)
+            if os.path.islink(s):
+                os.symlink(os.readlink(s), d)
+            else:
+                shutil.copy2(s, d)
+
+
+class Sandbox:
+    def __init__(self, pod, workdir):
+        self.pod = pod
+        self.root = os.path.join(workdir, "roots", pod.namespace, pod.name)
+        self._built = False
+        self._lock = threading.Lock()
+
+    def build(self):
+        with self._lock:
+            if self._built:
+                return
+            spec = self.pod.spec
+            root = self.root
+            if os.path.exists(root):
+                shutil.rmtree(root)
+            for d in ("bin", "tmp", "root", "etc", "proc", "sys", "dev", "usr/bin", "usr/local/bin"):
+                os.makedirs(os.path.join(root, d), exist_ok=True)
+            os.chmod(os.path.join(root, "tmp"), 0o1777)
+            if spec.get("busybox", True):
+                bb = os.path.join(root, "bin", "busybox")
+                try:
+                    os.link(_shared_busybox(os.path.dirname(os.path.dirname(os.path.dirname(root)))), bb)
+                except OSError:
+                    shutil.copy2(BUSYBOX, bb)
+                for a in busybox_applets():
+                    p = os.path.join(root, "bin", a)
+                    if not os.path.lexists(p):
+                        os.symlink("busybox", p)
+            for layer in spec.get("root", []):
+                src = os.path.join(scn.ROOTS_DIR, layer)
+                if not os.path.isdir(src):
+                    raise SandboxError("pod %s: root layer %r not found under %s"
+                                       % (self.pod.name, layer, scn.ROOTS_DIR))
+                _copy_layer(src, root)
+            for rel, content in spec.get("files", {}).items():
+                p = os.path.join(root, rel.lstrip("/"))
+                os.makedirs(os.path.dirname(p), exist_ok=True)
+                with open(p, "w") as f:
+                    f.write(content)
+                if rel.lstrip("/").startswith(("usr/bin/", "usr/local/bin/", "bin/", "sbin/")):
+                    os.chmod(p, 0o755)
+            for rel in spec.get("remove", []):
+                p = os.path.join(root, rel.lstrip("/"))
+                if os.path.isdir(p) and not os.path.islink(p):
+                    shutil.rmtree(p)
+                elif os.path.lexists(p):
+                    os.unlink(p)
+            with open(os.path.join(root, "etc", "hostname"), "w") as f:
+                f.write(self.pod.name + "\n")
+            self._built = True
+
+    def env(self, container):
+        env = {"PATH": POD_PATH, "HOSTNAME": self.pod.name, "HOME": "/root",
+               "KUBERNETES_SERVICE_HOST": "10.96.0.1", "KUBERNETES_SERVICE_PORT": "443"}
+        for k, v in container.get("env", {}).items():
+            env[k] = str(v)
+        return env
+
+    def resolve(self, argv0, env):
+        """Return None when the runtime would find argv0, else the runtime's error text."""
+        def exists(path):
+            # Follow symlinks inside the root (they are relative or root-absolute).
+            p = path
+            for _ in range(16):
+                host = os.path.join(self.root, p.lstrip("/"))
+                if os.path.islink(host):
+                    target = os.readlink(host)
+                    p = target if target.startswith("/") else os.path.join(os.path.dirname(p), target)
+                    continue
+                return os.path.isfile(host) and os.access(host, os.X_OK)
+            return False
+        if "/" in argv0:
+            return None if exists(argv0) else \
+                'exec: "%s": stat %s: no such file or directory' % (argv0, argv0)
+        for d in env.get("PATH", "").split(":"):
+            if d and exists(os.path.join(d, argv0)):
+                return None
+        return 'exec: "%s": executable file not found in $PATH' % argv0
+
+    def spawn(self, argv, container):
+        """Start argv in the sandbox; returns a subprocess.Popen with stdout/stderr pipes."""
+        self.build()
+        env = self.env(container)
+        if self.pod.exec["hang"]:
+            argv = ["/bin/sleep", "2147483647"]
+        cmd = [UNSHARE, "--mount", "--uts", "--pid", "--fork", "--kill-child=SIGKILL", "--",
+               "/bin/sh", "-c", 'h=$0; n=$1; shift; "$h" "$n" && exec "$@"', HOSTNAME, self.pod.name,
+               CHROOT, self.root] + list(argv)
+        # The setup shell above runs from the host (before chroot) only to set the hostname in
+        # the new UTS namespace; the pod's command itself only ever runs chrooted.
+        memlock = self.pod.exec.get("memlock_bytes")
+        if memlock is not None:
+            cmd = [PRLIMIT, "--memlock=%d:%d" % (memlock, memlock), "--"] + cmd
+        env_with_host_path = dict(env)
+        return subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, env=env_with_host_path, cwd=self.root,
+                                start_new_session=True, bufsize=0)
+
+
+def kill(proc):
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
+_shared_lock = threading.Lock()
+
+
+def _shared_busybox(workdir):
+    p = os.path.join(workdir, "busybox")
+    with _shared_lock:
+        if not os.path.exists(p):
+            shutil.copy2(BUSYBOX, p)
+    return p
+
+
+def processes_in(workdir):
+    """PIDs of live processes whose root or cwd lies inside workdir (the sandboxes' roots)."""
+    base = os.path.realpath(workdir)
+    pids = []
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        for link in ("root", "cwd"):
+            try:
+                t = os.readlink("/proc/%s/%s" % (d, link))
+            except OSError:
+                continue
+            if t == base or t.startswith(base + "/"):
+                pids.append(int(d))
+                break
+    return sorted(set(pids))

@@ -1,0 +1,250 @@
+"""Scenario folders: tests/e2e/scenarios/<name>/scenario.json.
+
+scenario.json:
+  {
+    "description": "...",
+    "defaults": { <pod fields applied to every pod, deep-merged> },
+    "pods": [ { <pod fields> }, ... ],
+    "replicate": [ {"count": 32, "name": "worker-{i}", "pod": { <pod fields> }} ]
+  }
+
+Pod fields:
+  name, namespace (default "default"), labels {}, node (null = unscheduled),
+  ip, phase ("Running"), ready (true), uid (derived when absent),
+  containers: [ {"name": "main", "image": "...", "env": {K: V}, "running": true,
+                 "reason": "ContainerCreating"} ]  (first is the default)
+  root: [layer, ...]     -- folders under tests/e2e/roots/, copied in order
+  files: {"rel/path": "content"}  -- inline files written after the layers
+  remove: ["rel/path"]   -- paths removed after the layers (e.g. "bin/sh")
+  busybox: true          -- install /bin/busybox and its applets (false: no shell)
+  exec: {
+    "latency_ms": 0,      -- delay before the command starts
+    "hang": false,        -- the command is replaced by an endless sleep
+    "forbidden": false,   -- RBAC 403 on pods/exec
+    "huge_output_mib": 0, -- that many MiB of stdout before the command's own output
+    "memlock_bytes": null -- RLIMIT_MEMLOCK (soft=hard) for the exec, <= 8 MiB here
+  }
+Values in "name" and string fields of replicated pods may use {i} (0-based index).
+"""
+import copy
+import hashlib
+import json
+import os
+import re
+
+E2E_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SCENARIOS_DIR = os.path.join(E2E_DIR, "scenarios")
+ROOTS_DIR = os.path.join(E2E_DIR, "roots")
+
+POD_DEFAULTS = {
+    "namespace": "default",
+    "labels": {},
+    "node": "node-0",
+    "ip": "10.0.0.1",
+    "phase": "Running",
+    "ready": True,
+    "containers": [{"name": "main"}],
+    "root": ["base"],
+    "files": {},
+    "remove": [],
+    "busybox": True,
+    "exec": {},
+}
+EXEC_DEFAULTS = {"latency_ms": 0, "hang": False, "forbidden": False,
+                 "huge_output_mib": 0, "memlock_bytes": None}
+
+
+def deep_merge(base, over):
+    out = copy.deepcopy(base)
+    for k, v in over.items():
+        if isinstance(v, dict) and isinstance(out.get(k), dict):
+            out[k] = deep_merge(out[k], v)
+        else:
+            out[k] = copy.deepcopy(v)
+    return out
+
+
+def _subst(value, i):
+    if isinstance(value, str):
+        return value.replace("{i}", str(i))
+    if isinstance(value, list):
+        return [_subst(v, i) for v in value]
+    if isinstance(value, dict):
+        return {_subst(k, i): _subst(v, i) for k, v in value.items()}
+    return value
+
+
+class Pod:
+    def __init__(self, spec):
+        spec["labels"] = {k: v for k, v in spec["labels"].items() if v is not None}
+        self.spec = spec
+        self.name = spec["name"]
+        self.namespace = spec["namespace"]
+        self.exec = deep_merge(EXEC_DEFAULTS, spec.get("exec", {}))
+        self.uid = spec.get("uid") or str(_uuid_from(self.namespace + "/" + self.name))
+
+    def container(self, name):
+        for c in self.spec["containers"]:
+            if c["name"] == name:
+                return c
+        return None
+
+    def to_k8s(self):
+        s = self.spec
+        created = "2026-11-30T08:00:00Z"
+        containers, statuses = [], []
+        for c in s["containers"]:
+            env = [{"name": k, "value": v} for k, v in c.get("env", {}).items()]
+            containers.append({"name": c["name"],
+                               "image": c.get("image", "nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.6.1"),
+                               "env": env})
+            running = c.get("running", s["phase"] == "Running")
+            st = {"name": c["name"], "image": containers[-1]["image"],
+                  "ready": bool(running and s["ready"]), "started": bool(running),
+                  "restartCount": 0}
+            if running:
+                st["state"] = {"running": {"startedAt": created}}
+                st["containerID"] = "containerd://" + hashlib.sha256(
+                    (self.uid + c["name"]).encode()).hexdigest()
+            else:
+                st["state"] = {"waiting": {"reason": c.get("reason", "ContainerCreating")}}
+            statuses.append(st)
+        ready = s["phase"] == "Running" and s["ready"] and all(x["ready"] for x in statuses)
+        status = {"phase": s["phase"], "qosClass": "Burstable",
+                  "conditions": [{"type": "PodScheduled",
+                                  "status": "True" if s["node"] else "False",
+                                  "lastTransitionTime": created}]}
+        if s["node"]:
+            status["conditions"] += [
+                {"type": "Ready", "status": "True" if ready else "False", "lastTransitionTime": created},
+                {"type": "ContainersReady", "status": "True" if ready else "False",
+                 "lastTransitionTime": created}]
+            status["hostIP"] = s.get("host_ip", "192.168.0.1")
+            if s.get("ip"):
+                status["podIP"] = s["ip"]
+                status["podIPs"] = [{"ip": s["ip"]}]
+            status["startTime"] = created
+            status["containerStatuses"] = statuses
+        else:
+            status["conditions"][0].update(reason="Unschedulable",
+                                           message="0/4 nodes are available: 4 Insufficient nvidia.com/gpu.")
+        spec = {"containers": containers, "restartPolicy": "Always",
+                "serviceAccountName": "default"}
+        if s["node"]:
+            spec["nodeName"] = s["node"]
+        return {"kind": "Pod", "apiVersion": "v1",
+                "metadata": {"name": self.name, "namespace": self.namespace, "uid": self.uid,
+                             "resourceVersion": "1", "creationTimestamp": created,
+                             "labels": dict(s["labels"])},
+                "spec": spec, "status": status}
+
+
+def _uuid_from(text):
+    import uuid
+    return uuid.UUID(hashlib.md5(text.encode()).hexdigest())
+
+
+class Scenario:
+    def __init__(self, path):
+        self.path = os.path.abspath(path)
+        self.name = os.path.basename(self.path)
+        with open(os.path.join(self.path, "scenario.json")) as f:
+            doc = json.load(f)
+        self.description = doc.get("description", "")
+        defaults = deep_merge(POD_DEFAULTS, doc.get("defaults", {}))
+        specs = [deep_merge(defaults, p) for p in doc.get("pods", [])]
+        for rep in doc.get("replicate", []):
+            for i in range(rep["count"]):
+                p = _subst(deep_merge(rep.get("pod", {}), {"name": rep["name"]}), i)
+                specs.append(deep_merge(defaults, p))
+        self.pods = [Pod(s) for s in specs]
+        seen = set()
+        for p in self.pods:
+            key = (p.namespace, p.name)
+            if key in seen:
+                raise ValueError("duplicate pod %s/%s in %s" % (p.namespace, p.name, self.path))
+            seen.add(key)
+
+    def find(self, namespace, name):
+        for p in self.pods:
+            if p.namespace == namespace and p.name == name:
+                return p
+        return None
+
+    def select(self, namespace, selector):
+        match = parse_selector(selector or "")
+        return [p for p in self.pods
+                if (namespace is None or p.namespace == namespace) and match(p.spec["labels"])]
+
+
+def load(name_or_path):
+    path = name_or_path if os.path.isdir(name_or_path) else os.path.join(SCENARIOS_DIR, name_or_path)
+    return Scenario(path)
+
+
+# --- label selectors (the set-based grammar of k8s.io/apimachinery/pkg/labels) ---
+
+_TOKEN = re.compile(r"\s*(\(|\)|,|!=|==|=|!|[^\s(),!=]+)")
+
+
+def parse_selector(text):
+    """Return a predicate labels->bool. Raises ValueError on a malformed selector."""
+    tokens, pos = [], 0
+    text = text.strip()
+    while pos < len(text):
+        m = _TOKEN.match(text, pos)
+        if not m:
+            raise ValueError("unable to parse requirement: %r" % text)
+        tokens.append(m.group(1))
+        pos = m.end()
+        while pos < len(text) and text[pos].isspace():
+            pos += 1
+    reqs, i = [], 0
+
+    def take():
+        nonlocal i
+        if i >= len(tokens):
+            raise ValueError("unexpected end of selector %r" % text)
+        i += 1
+        return tokens[i - 1]
+
+    while i < len(tokens):
+        t = take()
+        if t == "!":
+            key = take()
+            reqs.append(lambda l, k=key: k not in l)
+        else:
+            key = t
+            op = tokens[i] if i < len(tokens) else ","
+            if op == ",":
+                reqs.append(lambda l, k=key: k in l)
+            elif op in ("=", "==", "!="):
+                i += 1
+                val = tokens[i] if i < len(tokens) and tokens[i] not in (",",) else ""
+                if val:
+                    i += 1
+                if op == "!=":
+                    reqs.append(lambda l, k=key, v=val: l.get(k) != v)
+                else:
+                    reqs.append(lambda l, k=key, v=val: l.get(k) == v)
+            elif op in ("in", "notin"):
+                i += 1
+                if take() != "(":
+                    raise ValueError("expected ( in %r" % text)
+                vals = set()
+                while True:
+                    v = take()
+                    if v == ")":
+                        break
+                    if v != ",":
+                        vals.add(v)
+                if op == "in":
+                    reqs.append(lambda l, k=key, vs=vals: l.get(k) in vs)
+                else:
+                    reqs.append(lambda l, k=key, vs=vals: l.get(k) not in vs)
+            else:
+                raise ValueError("unable to parse requirement %r in %r" % (op, text))
+        if i < len(tokens):
+            if take() != ",":
+                raise ValueError("expected , in %r" % text)
+    return lambda labels: all(r(labels) for r in reqs)

@@ -1,0 +1,343 @@
+"""HTTP side of the fake API server: discovery, pods, exec (WebSocket v5.channel.k8s.io)."""
+import json
+import os
+import socket
+import threading
+import time
+import urllib.parse
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from . import sandbox as sbx
+from . import scenario as scn
+from . import websocket as ws
+
+SERVER_MINOR = "31"
+V5 = "v5.channel.k8s.io"
+
+API_VERSIONS = {"kind": "APIVersions", "versions": ["v1"],
+                "serverAddressByClientCIDRs": [{"clientCIDR": "0.0.0.0/0",
+                                                "serverAddress": "127.0.0.1"}]}
+API_GROUPS = {"kind": "APIGroupList", "apiVersion": "v1", "groups": []}
+API_V1 = {"kind": "APIResourceList", "groupVersion": "v1", "resources": [
+    {"name": "pods", "singularName": "pod", "namespaced": True, "kind": "Pod",
+     "verbs": ["get", "list"], "shortNames": ["po"], "categories": ["all"]},
+    {"name": "pods/exec", "singularName": "", "namespaced": True, "kind": "PodExecOptions",
+     "verbs": ["create", "get"]},
+]}
+
+
+def status(code, reason, message, details=None):
+    st = {"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
+          "message": message, "reason": reason, "code": code}
+    if details:
+        st["details"] = details
+    return st
+
+
+def exit_status(rc, argv):
+    if rc == 0:
+        return {"metadata": {}, "status": "Success"}
+    return {"metadata": {}, "status": "Failure",
+            "message": "command terminated with non-zero exit code: error executing command "
+                       "%s, exit code %d" % (argv, rc),
+            "reason": "NonZeroExitCode",
+            "details": {"causes": [{"reason": "ExitCode", "message": str(rc)}]}}
+
+
+class FakeAPI(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+    def __init__(self, scenario, workdir, request_log, port=0):
+        super().__init__(("127.0.0.1", port), Handler)
+        self.scenario = scenario
+        self.workdir = workdir
+        self.sandboxes = {(p.namespace, p.name): sbx.Sandbox(p, workdir) for p in scenario.pods}
+        self.request_log = request_log
+        self.log_lock = threading.Lock()
+        self.exec_id = 0
+
+    def log_request_line(self, entry):
+        with self.log_lock:
+            with open(self.request_log, "a") as f:
+                f.write(json.dumps(entry) + "\n")
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server_version = "fakeapi/1"
+
+    def log_message(self, fmt, *args):  # the JSON request log replaces stderr chatter
+        pass
+
+    # -- plumbing --
+    def _record(self):
+        u = urllib.parse.urlsplit(self.path)
+        self.url_path = u.path
+        self.query = urllib.parse.parse_qs(u.query, keep_blank_values=True)
+        self.server.log_request_line({
+            "time": time.time(), "method": self.command, "path": u.path, "query": self.query,
+            "ua": self.headers.get("User-Agent", ""),
+            "kubectl_command": self.headers.get("Kubectl-Command", ""),
+            "upgrade": self.headers.get("Upgrade", ""),
+            "protocol": self.headers.get("Sec-WebSocket-Protocol", "")})
+
+    def _drain_body(self):
+        n = int(self.headers.get("Content-Length") or 0)
+        if n:
+            self.rfile.read(n)
+
+    def send_json(self, code, obj):
+        body = json.dumps(obj).encode()
+        self.send_response(code)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+    def not_found(self):
+        self.send_json(404, status(404, "NotFound", "the server could not find the requested resource"))
+
+    # -- methods --
+    def do_GET(self):
+        self._record()
+        p = self.url_path.rstrip("/") or "/"
+        parts = p.strip("/").split("/")
+        if p == "/version":
+            return self.send_json(200, {"major": "1", "minor": SERVER_MINOR,
+                                        "gitVersion": "v1.%s.0" % SERVER_MINOR,
+                                        "platform": "linux/amd64"})
+        if p == "/api":
+            return self.send_json(200, API_VERSIONS)
+        if p == "/apis":
+            return self.send_json(200, API_GROUPS)
+        if p == "/api/v1":
+            return self.send_json(200, API_V1)
+        if p == "/api/v1/pods":
+            return self.list_pods(None)
+        if len(parts) >= 5 and parts[:3] == ["api", "v1", "namespaces"] and parts[4] == "pods":
+            ns = parts[3]
+            if len(parts) == 5:
+                return self.list_pods(ns)
+            if len(parts) == 6:
+                return self.get_pod(ns, parts[5])
+            if len(parts) == 7 and parts[6] == "exec":
+                return self.exec_ws(ns, parts[5])
+        return self.not_found()
+
+    def do_POST(self):
+        self._record()
+        self._drain_body()
+        parts = self.url_path.strip("/").split("/")
+        if len(parts) == 7 and parts[:3] == ["api", "v1", "namespaces"] and parts[6] == "exec":
+            # SPDY (kubectl's fallback): same admission answers as the WebSocket path, else 400.
+            err = self.exec_precheck(parts[3], parts[5])
+            if err:
+                return self.send_json(err["code"], err)
+            return self.send_json(400, status(400, "BadRequest",
+                                              "fakeapi: SPDY exec is not supported, use WebSocket "
+                                              "v5.channel.k8s.io"))
+        self.method_not_allowed()
+
+    def method_not_allowed(self):
+        if not hasattr(self, "url_path"):
+            self._record()
+        self._drain_body()
+        self.send_json(405, status(405, "MethodNotAllowed",
+                                   "fakeapi is read-only: %s %s is not allowed"
+                                   % (self.command, self.url_path)))
+
+    do_PUT = do_PATCH = do_DELETE = do_HEAD = do_OPTIONS = do_TRACE = do_CONNECT = method_not_allowed
+
+    # -- pods --
+    def list_pods(self, ns):
+        try:
+            pods = self.server.scenario.select(ns, self.query.get("labelSelector", [""])[0])
+        except ValueError as e:
+            return self.send_json(400, status(400, "BadRequest", "unable to parse requirement: %s" % e))
+        self.send_json(200, {"kind": "PodList", "apiVersion": "v1",
+                             "metadata": {"resourceVersion": "1"},
+                             "items": [p.to_k8s() for p in pods]})
+
+    def get_pod(self, ns, name):
+        pod = self.server.scenario.find(ns, name)
+        if not pod:
+            return self.send_json(404, status(404, "NotFound", 'pods "%s" not found' % name,
+                                              {"name": name, "kind": "pods"}))
+        self.send_json(200, pod.to_k8s())
+
+    # -- exec --
+    def exec_precheck(self, ns, name):
+        """The apiserver's answers before any stream exists; None when the exec may proceed."""
+        pod = self.server.scenario.find(ns, name)
+        if not pod:
+            return status(404, "NotFound", 'pods "%s" not found' % name, {"name": name, "kind": "pods"})
+        if pod.exec["forbidden"]:
+            user = pod.exec.get("user", "system:serviceaccount:%s:icheck-viewer" % ns)
+            return status(403, "Forbidden",
+                          'pods "%s" is forbidden: User "%s" cannot create resource "pods/exec" in '
+                          'API group "" in the namespace "%s"' % (name, user, ns),
+                          {"name": name, "kind": "pods"})
+        cname = self.query.get("container", [""])[0]
+        names = [c["name"] for c in pod.spec["containers"]]
+        if not cname:
+            if len(names) != 1:
+                return status(400, "BadRequest", "a container name must be specified for pod %s, "
+                              "choose one of: [%s]" % (name, " ".join(names)))
+            cname = names[0]
+        if cname not in names:
+            return status(400, "BadRequest", "container %s is not valid for pod %s" % (cname, name))
+        if not pod.spec["node"]:
+            return status(400, "BadRequest", "pod %s does not have a host assigned" % name)
+        c = pod.container(cname)
+        if not c.get("running", pod.spec["phase"] == "Running"):
+            return status(500, "InternalError", 'container not found ("%s")' % cname)
+        if not self.query.get("command"):
+            return status(400, "BadRequest", "you must specify at least 1 command")
+        self.exec_pod, self.exec_container = pod, c
+        return None
+
+    def exec_ws(self, ns, name):
+        err = self.exec_precheck(ns, name)
+        if err:
+            return self.send_json(err["code"], err)
+        protocols = [p.strip() for p in self.headers.get("Sec-WebSocket-Protocol", "").split(",")]
+        if self.headers.get("Upgrade", "").lower() != "websocket" or V5 not in protocols:
+            return self.send_json(400, status(400, "BadRequest",
+                                              "fakeapi: exec needs a WebSocket upgrade offering %s" % V5))
+        self.send_response(101, "Switching Protocols")
+        self.send_header("Upgrade", "websocket")
+        self.send_header("Connection", "Upgrade")
+        self.send_header("Sec-WebSocket-Accept", ws.accept_key(self.headers["Sec-WebSocket-Key"]))
+        self.send_header("Sec-WebSocket-Protocol", V5)
+        self.end_headers()
+        self.wfile.flush()
+        self.close_connection = True
+        ExecStream(self, self.exec_pod, self.exec_container, self.query["command"]).run()
+
+
+class ExecStream:
+    """One exec: pumps the sandbox's stdout/stderr out as channel 1/2 frames, the exit status as
+    channel 3, then close 1000; meanwhile reads client frames (pings, close, EOF)."""
+
+    def __init__(self, handler, pod, container, argv):
+        self.h, self.pod, self.container, self.argv = handler, pod, container, argv
+        self.sock = handler.connection
+        self.wlock = threading.Lock()
+        self.proc = None
+        self.plock = threading.Lock()
+        self.client_gone = threading.Event()
+        self.closed_sent = False
+
+    def send(self, opcode, payload):
+        with self.wlock:
+            if self.closed_sent:
+                return
+            self.sock.sendall(ws.encode(opcode, payload))
+            if opcode == ws.OP_CLOSE:
+                self.closed_sent = True
+
+    def data(self, channel, payload):
+        self.send(ws.OP_BINARY, bytes([channel]) + payload)
+
+    def kill(self):
+        with self.plock:
+            if self.proc and self.proc.poll() is None:
+                sbx.kill(self.proc)
+
+    def run(self):
+        t = threading.Thread(target=self.produce, daemon=True)
+        t.start()
+        self.read_client()
+        self.client_gone.set()
+        self.kill()
+        t.join(10)
+
+    def read_client(self):
+        rfile = self.h.rfile
+        while True:
+            try:
+                fr = ws.read_frame(rfile)
+            except OSError:
+                return
+            if fr is None:
+                return
+            _fin, op, payload = fr
+            try:
+                if op == ws.OP_PING:
+                    self.send(ws.OP_PONG, payload)
+                elif op == ws.OP_CLOSE:
+                    self.send(ws.OP_CLOSE, ws.close_payload(1000))
+                    return
+            except OSError:
+                return
+            # binary/text frames (stdin, resize, [255, id] stream close) are read and ignored
+
+    def produce(self):
+        try:
+            self._produce()
+        except OSError:
+            pass  # client went away; read_client sees EOF and kills the process
+        finally:
+            # Close has been sent (or the socket is dead); give the client a moment to answer
+            # with its close, then drop the connection so read_client returns.
+            self.client_gone.wait(5)
+            try:
+                self.sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def _produce(self):
+        ex = self.pod.exec
+        if ex["latency_ms"]:
+            if self.client_gone.wait(ex["latency_ms"] / 1000.0):
+                return
+        mib = ex["huge_output_mib"]
+        if mib:
+            line = b"x" * 1023 + b"\n"
+            chunk = line * 32
+            for _ in range(mib * 32):
+                self.data(1, chunk)
+                if self.client_gone.is_set():
+                    return
+        box = self.h.server.sandboxes[(self.pod.namespace, self.pod.name)]
+        box.build()
+        error = None if ex["hang"] else box.resolve(self.argv[0], box.env(self.container))
+        if error:
+            cid = os.urandom(32).hex()
+            msg = ('error executing command in container: failed to exec in container: failed to '
+                   'start exec "%s": OCI runtime exec failed: exec failed: unable to start container '
+                   'process: %s: unknown' % (cid, error))
+            self.data(3, json.dumps(status(500, "InternalError", "Internal error occurred: " + msg,
+                                           {"causes": [{"message": msg}]})).encode())
+            self.send(ws.OP_CLOSE, ws.close_payload(1000))
+            return
+        with self.plock:
+            if self.client_gone.is_set():
+                return
+            self.proc = box.spawn(self.argv, self.container)
+        pumps = [threading.Thread(target=self.pump, args=(self.proc.stdout, 1), daemon=True),
+                 threading.Thread(target=self.pump, args=(self.proc.stderr, 2), daemon=True)]
+        for p in pumps:
+            p.start()
+        for p in pumps:
+            p.join()
+        rc = self.proc.wait()
+        if rc < 0:
+            rc = 128 - rc  # killed by a signal: the runtime reports 128+signal
+        self.data(3, json.dumps(exit_status(rc, self.argv)).encode())
+        self.send(ws.OP_CLOSE, ws.close_payload(1000))
+
+    def pump(self, pipe, channel):
+        fd = pipe.fileno()
+        try:
+            while True:
+                b = os.read(fd, 32768)
+                if not b:
+                    break
+                self.data(channel, b)
+        except OSError:
+            self.kill()
+        finally:
+            pipe.close()
