@@ -1,0 +1,26 @@
+#pragma once
+// Small string helpers shared by the parsers (pure, allocation-light, never throw).
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace icheck::probe::text {
+
+// Lines without their terminators; a trailing "\r" is dropped (pasted CRLF output).
+std::vector<std::string_view> lines(std::string_view s);
+std::string_view trim(std::string_view s);
+std::string lower(std::string_view s);
+// Fields separated by runs of blanks (space or TAB).
+std::vector<std::string_view> words(std::string_view s);
+std::vector<std::string_view> split(std::string_view s, char sep);
+// "key: value" at the first ':' with both sides trimmed; nullopt without ':'.
+std::optional<std::pair<std::string_view, std::string_view>> key_value(std::string_view line);
+std::optional<long long> to_int(std::string_view s);        // whole string, decimal
+std::optional<unsigned long long> to_hex(std::string_view s);  // with or without 0x
+std::optional<double> leading_number(std::string_view s);   // "400 Gb/sec" -> 400
+bool contains(std::string_view s, std::string_view part);
+
+}  // namespace icheck::probe::text
