@@ -1,0 +1,49 @@
+#include "recipe/services.hpp"
+#include "recipe/transport_vars.hpp"
+#include "recipe/yaml_read.hpp"
+
+namespace icheck::recipe::detail {
+
+static void read_quantities(const YAML::Node& map, Service& service) {
+  if (!map.IsDefined() || !map.IsMap()) {
+    return;
+  }
+  for (const auto& entry : map) {
+    const std::string key = scalar(entry.first);
+    if (key == "custom") {  // v1alpha1 puts extended resources under `custom`
+      read_quantities(entry.second, service);
+    } else if (key == "gpu" || key == "nvidia.com/gpu") {
+      if (service.gpus == 0) {
+        service.gpus = whole_number(entry.second, 0);
+      }
+    } else if (is_rdma_resource(key) && !service.rdma_resources.contains(key)) {
+      service.rdma_resources[key] = scalar(entry.second);
+    }
+  }
+}
+
+void read_resources(const YAML::Node& resources, Service& service) {
+  // Limits first: a device plugin resource is granted by its limit.
+  read_quantities(child(resources, "limits"), service);
+  read_quantities(child(resources, "requests"), service);
+  if (present(child(resources, "claims"))) {
+    service.resource_claims = true;
+  }
+}
+
+void read_security_context(const YAML::Node& security_context, Service& service) {
+  if (scalar(child(security_context, "privileged")) == "true") {
+    service.privileged = true;
+  }
+  const YAML::Node add = child(child(security_context, "capabilities"), "add");
+  if (add.IsDefined() && add.IsSequence()) {
+    for (const auto& capability : add) {
+      const std::string name = scalar(capability);
+      if (name == "IPC_LOCK" || name == "CAP_IPC_LOCK") {
+        service.ipc_lock = true;
+      }
+    }
+  }
+}
+
+}  // namespace icheck::recipe::detail

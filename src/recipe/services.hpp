@@ -1,0 +1,23 @@
+#pragma once
+// DynamoGraphDeployment documents into the model (internal to recipe/).
+
+#include "recipe/model.hpp"
+#include "util/expected.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+namespace icheck::recipe::detail {
+
+// spec.services.<name> with spec.envs (nvidia.com/v1alpha1).
+std::vector<Service> parse_v1alpha1_services(const YAML::Node& spec);
+
+// spec.components[] with spec.env (nvidia.com/v1beta1).
+std::vector<Service> parse_v1beta1_components(const YAML::Node& spec);
+
+// Resource limits/requests into gpus and rdma_resources (shared by both versions).
+void read_resources(const YAML::Node& resources, Service& service);
+
+// capabilities.add IPC_LOCK, privileged.
+void read_security_context(const YAML::Node& security_context, Service& service);
+
+}  // namespace icheck::recipe::detail

@@ -1,0 +1,46 @@
+#include "recipe/shape.hpp"
+
+#include <algorithm>
+
+namespace icheck::recipe {
+
+bool is_worker(const Service& service) {
+  return service.role == "prefill" || service.role == "decode" || service.role == "worker";
+}
+
+static bool has_role(const Deployment& dgd, const std::string& role) {
+  return std::any_of(dgd.services.begin(), dgd.services.end(),
+                     [&](const Service& s) { return s.role == role; });
+}
+
+bool is_disagg(const Deployment& dgd) { return has_role(dgd, "prefill") && has_role(dgd, "decode"); }
+
+bool is_cross_node(const Deployment& dgd) {
+  int worker_gpus = 0;
+  for (const auto& service : dgd.services) {
+    if (!is_worker(service)) {
+      continue;
+    }
+    if (service.node_count > 1 || (service.replicas > 1 && service.gpus > 0)) {
+      return true;
+    }
+    worker_gpus += service.replicas * service.gpus;
+  }
+  return worker_gpus > gpus_per_node;
+}
+
+static bool truthy(const std::string& value) {
+  return value == "y" || value == "yes" || value == "1" || value == "true" || value == "Y";
+}
+
+bool mnnvl_intended(const Deployment& dgd) {
+  if (dgd.compute_domain_in_file) {
+    return true;
+  }
+  return std::any_of(dgd.services.begin(), dgd.services.end(), [](const Service& s) {
+    const EnvVar* mnnvl = find_env(s, "UCX_CUDA_IPC_ENABLE_MNNVL");
+    return is_worker(s) && (s.resource_claims || (mnnvl && truthy(mnnvl->value)));
+  });
+}
+
+}  // namespace icheck::recipe
