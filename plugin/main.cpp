@@ -1,2 +1,174 @@
-// Placeholder until the CLI lands (the lead is writing it).
-int main() { return 3; }
+// kubectl-dynamo_icheck: argv parsing and wiring only; every mode lives in src/check.
+#include "check/options.hpp"
+#include "check/run.hpp"
+#include "kube/flags.hpp"
+#include "report/render.hpp"
+#include "report/verdict.hpp"
+#include "util/duration.hpp"
+
+#include <CLI/CLI.hpp>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <string>
+
+namespace {
+
+constexpr int k_exit_unknown = 3;  // "could not check at all" (DESIGN.md exit codes)
+
+struct OutputFlags {
+  std::string format = "table";
+  std::string color = "auto";
+};
+
+// Shown as `kubectl dynamo-icheck` when run as a plugin, as krew's guidelines ask.
+std::string program_name(const char* argv0) {
+  const std::string base = std::filesystem::path(argv0).filename().string();
+  return base.rfind("kubectl-", 0) == 0 ? "kubectl dynamo-icheck" : base;
+}
+
+void add_kube_flags(CLI::App& app, icheck::kube::KubeFlags& k) {
+  const std::string g = "Kubernetes (as kubectl spells them)";
+  app.add_option("--kubeconfig", k.kubeconfig, "Path to the kubeconfig file")->group(g);
+  app.add_option("--context", k.context, "The kubeconfig context to use")->group(g);
+  app.add_option("--cluster", k.cluster, "The kubeconfig cluster to use")->group(g);
+  app.add_option("--user", k.user, "The kubeconfig user to use")->group(g);
+  app.add_option("-n,--namespace", k.namespace_, "Namespace (default: the context's)")->group(g);
+  app.add_flag("-A,--all-namespaces", k.all_namespaces, "Look in every namespace")->group(g);
+  app.add_option("--request-timeout", k.request_timeout, "Passed to kubectl")->group(g);
+  app.add_option("--as", k.as, "Impersonate this user")->group(g);
+  app.add_option("--as-group", k.as_groups, "Impersonate this group (repeatable)")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->group(g);
+  app.add_option("--as-uid", k.as_uid, "Impersonate this UID")->group(g);
+  app.add_option("--token", k.token, "Bearer token (passed to kubectl)")->group(g);
+  app.add_option("-s,--server", k.server, "API server address")->group(g);
+  app.add_flag("--insecure-skip-tls-verify", k.insecure_skip_tls_verify, "Passed to kubectl")->group(g);
+  app.add_option("--certificate-authority", k.certificate_authority, "Passed to kubectl")->group(g);
+  app.add_option("--client-certificate", k.client_certificate, "Passed to kubectl")->group(g);
+  app.add_option("--client-key", k.client_key, "Passed to kubectl")->group(g);
+  app.add_option("--tls-server-name", k.tls_server_name, "Passed to kubectl")->group(g);
+  app.add_option("--cache-dir", k.cache_dir, "Passed to kubectl")->group(g);
+  app.add_option("-v,--v", k.verbosity, "kubectl log verbosity (passed to kubectl)")->group(g);
+}
+
+void add_target_flags(CLI::App& app, icheck::check::TargetOptions& t) {
+  const std::string g = "Targets";
+  app.add_option("--pod", t.pods, "Probe this pod (repeatable)")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->group(g);
+  app.add_option("-l,--selector", t.selector, "Probe pods matching this label selector")->group(g);
+  app.add_option("--deployment", t.deployment, "Probe the pods of this DynamoGraphDeployment")
+      ->group(g);
+  app.add_option("--recipe", t.recipe, "Probe the deployments a recipe folder defines")->group(g);
+  app.add_flag("--local", t.local, "Probe this machine, no cluster")->group(g);
+  app.add_flag("--all-components", t.all_components, "Also probe frontend, planner, epp pods")
+      ->group(g);
+  app.add_option("-c,--container", t.container, "Container to probe (default main)")->group(g);
+}
+
+void add_run_flags(CLI::App& app, icheck::check::Options& o, std::string& timeout) {
+  const std::string g = "Running";
+  app.add_option("--parallel", o.run.parallel, "Pods probed at once")
+      ->check(CLI::Range(1, 1024))->group(g);
+  app.add_option("--timeout", timeout, "Deadline per pod, e.g. 30s")->group(g);
+}
+
+void add_output_flags(CLI::App& app, OutputFlags& out) {
+  const std::string g = "Output";
+  app.add_option("-o,--output", out.format, "table|wide|json|yaml")
+      ->check(CLI::IsMember({"table", "wide", "json", "yaml"}))->group(g);
+  app.add_option("--color", out.color, "auto|always|never (auto: a terminal and no NO_COLOR)")
+      ->check(CLI::IsMember({"auto", "always", "never"}))->group(g);
+}
+
+void add_modes(CLI::App& app, icheck::check::Options& o) {
+  auto* env = app.add_subcommand("env", "Transport settings in a recipe (and, --live, in the pods)");
+  env->add_option("PATH", o.path, "Recipe mode folder or one manifest file")->required();
+  env->add_flag("--recursive", o.recursive, "Also read nested variant folders");
+  env->add_flag("--live", o.live, "Compare with the env of the running pods");
+  app.add_subcommand("node", "RDMA, GPUDirect, NVLink and UCX inside each worker pod");
+  auto* nixl = app.add_subcommand("nixl", "NIXL install, plugins, test tools; the next command");
+  nixl->add_flag("--transfer", o.transfer, "Run the pairwise transfer test (loads the fabric)");
+  nixl->add_option("--pair", o.pair, "PREFILL_POD,DECODE_POD for --transfer");
+  auto* all = app.add_subcommand("all", "env + node + nixl on the deployment made from a recipe");
+  all->add_option("RECIPE_DIR", o.path, "Recipe mode folder")->required();
+  all->add_flag("--transfer", o.transfer, "Run the pairwise transfer test (loads the fabric)");
+}
+
+bool use_color(const std::string& mode) {
+  if (mode != "auto") {
+    return mode == "always";
+  }
+  const char* no_color = std::getenv("NO_COLOR");
+  const char* term = std::getenv("TERM");
+  return isatty(STDOUT_FILENO) && !(no_color && *no_color) && !(term && std::string(term) == "dumb");
+}
+
+icheck::report::Format format_of(const std::string& name) {
+  using icheck::report::Format;
+  return name == "wide" ? Format::wide : name == "json" ? Format::json
+                                       : name == "yaml" ? Format::yaml
+                                                        : Format::table;
+}
+
+int run(int argc, char** argv) {
+  icheck::check::Options options;
+  OutputFlags output;
+  std::string timeout = "30s";
+  CLI::App app{"Proves, read-only, whether the KV-cache transport of NVIDIA Dynamo's disaggregated "
+               "serving (NIXL over UCX over RDMA/NVLink) works in every worker pod.",
+               program_name(argv[0])};
+  app.set_version_flag("--version", "dynamo-icheck 0.1.0");
+  app.require_subcommand(1, 1);
+  app.fallthrough();
+  add_kube_flags(app, options.kube);
+  add_target_flags(app, options.targets);
+  add_run_flags(app, options, timeout);
+  add_output_flags(app, output);
+  add_modes(app, options);
+
+  std::vector<std::string> args(argv + 1, argv + argc);
+  args = icheck::kube::normalize_kubectl_argv(std::move(args));
+  std::reverse(args.begin(), args.end());  // CLI11 takes a reversed vector
+  try {
+    app.parse(args);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? 0 : k_exit_unknown;
+  }
+  options.mode = app.get_subcommands().front()->get_name();
+  const auto deadline = icheck::parse_duration(timeout);
+  if (!deadline || deadline->count() <= 0) {
+    std::cerr << "error: invalid --timeout \"" << timeout << "\": use e.g. 30s, 2m, 500ms\n";
+    return k_exit_unknown;
+  }
+  options.run.timeout = *deadline;
+  options.run.progress = isatty(STDERR_FILENO);
+
+  auto report = icheck::check::run_mode(options);
+  if (!report) {
+    std::cerr << "error: " << report.error().message << "\n";
+    return k_exit_unknown;
+  }
+  const auto verdict = icheck::report::decide(*report);
+  std::cout << icheck::report::render(*report, verdict, {format_of(output.format), use_color(output.color)});
+  std::cout.flush();
+  return icheck::report::exit_code(verdict.status);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {  // the one top-level catch: a bug, said plainly, exit 3
+    std::cerr << "error: internal: " << e.what() << "\n";
+    return k_exit_unknown;
+  }
+}

@@ -1,0 +1,44 @@
+#pragma once
+// Everything a mode needs from the command line, filled in by plugin/ and read by check/.
+
+#include "kube/flags.hpp"
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace icheck::check {
+
+// Which pods to probe (node, nixl, all). None given: every Dynamo worker pod in the namespace.
+struct TargetOptions {
+  std::vector<std::string> pods;
+  std::string selector;
+  std::string deployment;
+  std::string recipe;
+  bool local = false;
+  bool all_components = false;
+  std::optional<std::string> container;  // -c; default "main"
+};
+
+struct RunOptions {
+  unsigned parallel = 16;
+  std::chrono::milliseconds timeout{30000};  // per pod
+  std::size_t output_cap = 4u << 20;         // bytes per pod and stream
+  bool progress = false;                     // stderr is a terminal
+};
+
+struct Options {
+  std::string mode;  // env, node, nixl, all
+  kube::KubeFlags kube;
+  TargetOptions targets;
+  RunOptions run;
+  std::string path;  // env/all: recipe folder or manifest
+  bool recursive = false;
+  bool live = false;
+  bool transfer = false;
+  std::string pair;  // PREFILL,DECODE
+  std::chrono::milliseconds transfer_timeout{60000};
+};
+
+}  // namespace icheck::check
