@@ -1,0 +1,146 @@
+#include "probe/node_probe.hpp"
+
+#include "probe/parsers.hpp"
+#include "probe/text.hpp"
+#include "report/redact.hpp"
+
+namespace icheck::probe {
+namespace {
+
+bool ran_ok(const Tool* t) { return t != nullptr && t->found && t->exit_code == 0 && !t->timed_out; }
+bool has_output(const Tool* t) { return t != nullptr && t->found && !text::trim(t->output).empty(); }
+
+std::string first_line(std::string_view s) {
+  for (auto l : text::lines(s))
+    if (auto t = text::trim(l); !t.empty()) return std::string(t);
+  return {};
+}
+
+void read_fabric(NodeFacts& f) {
+  if (const Tool* t = f.tool("sysfs_ib")) {
+    f.sysfs_infiniband = t->found;
+    f.sysfs_devices = parse_sysfs_ib(t->output);
+  }
+  if (const Tool* t = f.tool("ibdev2netdev"); has_output(t)) {
+    // Corroboration only: fills netdevs sysfs did not show.
+    for (const auto& p : parse_ibdev2netdev(t->output))
+      for (auto& d : f.sysfs_devices)
+        for (auto& port : d.ports)
+          if (d.name == p.device && port.port == p.port && port.netdev.empty()) {
+            port.netdev = p.netdev;
+            port.netdev_up = p.netdev_up;
+          }
+  }
+  if (const Tool* t = f.tool("ibstat"); has_output(t)) {
+    f.ibstat = parse_ibstat(t->output);
+    if (f.ibstat.error.empty() && !ran_ok(t)) f.ibstat.error = first_line(t->output);
+  }
+  if (const Tool* t = f.tool("ibv_devinfo"); has_output(t)) f.verbs = parse_ibv_devinfo(t->output);
+  if (const Tool* t = f.tool("ibv_devices"); has_output(t)) f.ibv_devices_count = parse_ibv_devices_count(t->output);
+}
+
+void read_access(NodeFacts& f) {
+  if (const Tool* t = f.tool("dev_infiniband")) {
+    f.dev_infiniband_present = t->found;
+    f.dev_infiniband = parse_dev_listing(t->output);
+  }
+  if (const Tool* t = f.tool("proc_limits"); t && t->found) f.memlock = parse_proc_limits(t->output);
+  if (const Tool* t = f.tool("ulimit_l"); ran_ok(t)) f.memlock.ulimit_l = parse_ulimit_l(t->output);
+  if (const Tool* t = f.tool("proc_status"); t && t->found) {
+    f.cap_eff = parse_cap_eff(t->output);
+    if (f.cap_eff) f.cap_ipc_lock = has_cap_ipc_lock(*f.cap_eff);
+  }
+}
+
+void note_module(NodeFacts& f, std::string_view name) {
+  if (name == "nvidia_peermem") f.peer_memory.nvidia_peermem = true;
+  if (name == "nv_peer_mem") f.peer_memory.nv_peer_mem = true;
+  if (name == "gdrdrv") f.gdrcopy.module = true;
+}
+
+void read_gpudirect(NodeFacts& f) {
+  if (const Tool* t = f.tool("memory_peers"); t && t->found) f.peer_memory.nv_mem_version = first_line(t->output);
+  if (const Tool* t = f.tool("sys_module"))
+    for (auto line : text::lines(t->output))
+      if (auto w = text::words(line); !w.empty()) note_module(f, w[0]);
+  if (const Tool* t = f.tool("proc_modules"); t && t->found) f.modules = parse_proc_modules(t->output);
+  if (const Tool* t = f.tool("lsmod"); f.modules.empty() && has_output(t)) f.modules = parse_lsmod(t->output);
+  for (const auto& m : f.modules) note_module(f, m.name);
+  if (const Tool* t = f.tool("nvidia_driver"); t && t->found) f.nvidia_driver = parse_nvidia_driver_version(t->output);
+  if (const Tool* t = f.tool("dev_gdrdrv")) f.gdrcopy.dev_gdrdrv = t->found && t->attempted && !t->truncated;
+  if (const Tool* t = f.tool("proc_devices"); t && t->found)
+    f.gdrcopy.proc_devices_major = parse_proc_devices_major(t->output, "gdrdrv");
+}
+
+// The first nvidia-smi failure (in list, topo, nvlink order) explains all three.
+void note_smi_error(NodeFacts& f, const Tool& t) {
+  if (f.nvidia_smi_error.kind != NvidiaSmiErrorKind::none || ran_ok(&t)) return;
+  if (!t.found) f.nvidia_smi_error = {NvidiaSmiErrorKind::not_found, "nvidia-smi not in PATH"};
+  else if (t.timed_out) f.nvidia_smi_error = {NvidiaSmiErrorKind::other, "timed out"};
+  else f.nvidia_smi_error = classify_nvidia_smi_error(t.output, t.exit_code);
+}
+
+void read_gpus(NodeFacts& f) {
+  if (const Tool* t = f.tool("nvidia_smi_list")) {
+    if (ran_ok(t)) f.gpus = parse_nvidia_smi_list(t->output);
+    note_smi_error(f, *t);
+  }
+  if (const Tool* t = f.tool("nvidia_smi_topo")) {
+    if (ran_ok(t)) f.topo = parse_nvidia_smi_topo(t->output);
+    note_smi_error(f, *t);
+  }
+  if (const Tool* t = f.tool("nvidia_smi_nvlink")) {
+    if (ran_ok(t)) f.nvlink = parse_nvidia_smi_nvlink(t->output);
+    note_smi_error(f, *t);
+  }
+}
+
+void read_ucx(NodeFacts& f) {
+  if (const Tool* t = f.tool("ucx_info_v"); ran_ok(t)) f.ucx_version = parse_ucx_version(t->output);
+  if (const Tool* t = f.tool("ucx_info_d"); ran_ok(t)) f.ucx_devices = parse_ucx_devices(t->output);
+}
+
+void read_env(NodeFacts& f) {
+  const Tool* t = f.tool("transport_env");
+  if (t == nullptr) return;
+  for (auto line : text::lines(t->output)) {
+    auto eq = line.find('=');
+    if (eq == std::string_view::npos) continue;
+    auto name = line.substr(0, eq);
+    if (!name.starts_with("UCX_") && !name.starts_with("NCCL_") && !name.starts_with("NIXL_")) continue;
+    f.transport_env[std::string(name)] = report::shown_value(name, line.substr(eq + 1));
+  }
+}
+
+}  // namespace
+
+bool timed_out_status(int rc) { return rc == 124 || rc == 137 || rc == 143; }
+
+Tool tool_from_section(const Section& section) {
+  Tool t;
+  t.attempted = true;
+  t.found = !section.absent;
+  t.exit_code = section.rc;
+  t.timed_out = section.rc && timed_out_status(*section.rc);
+  t.truncated = !section.complete;
+  t.output = section.body;
+  return t;
+}
+
+NodeFacts parse_node_probe(std::string_view raw) {
+  auto out = split_sections(raw);
+  NodeFacts f;
+  for (const auto& s : out.sections) f.tools[s.name] = tool_from_section(s);
+  f.script_complete = out.done;
+  if (const Tool* t = f.tool("hostname")) f.hostname = first_line(t->output);
+  if (const Tool* t = f.tool("kernel")) f.kernel = first_line(t->output);
+  read_fabric(f);
+  read_access(f);
+  read_gpudirect(f);
+  read_gpus(f);
+  read_ucx(f);
+  read_env(f);
+  return f;
+}
+
+}  // namespace icheck::probe

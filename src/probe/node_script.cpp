@@ -1,0 +1,186 @@
+#include "probe/node_script.hpp"
+
+namespace icheck::probe {
+
+// Section grammar (parsed by split_sections):
+//   @@icheck:begin <name>@@
+//   ...body: the file or the tool's stdout+stderr...
+//   @@icheck:end <name> rc=<n>|rc=absent@@
+// and a final "@@icheck:done@@". rc=absent: the command is not in PATH or the file is missing.
+// Tools are bounded by `timeout` (coreutils or busybox, whose old versions need -t) or, when
+// neither exists, by a background killer; a timed-out tool ends with rc 124, 137 or 143.
+// Files are read with the `read` builtin rather than cat so a tool-less image costs no forks.
+std::string_view node_probe_script() {
+  return R"ICHECK_SH(
+T=8
+begin() { printf '\n@@icheck:begin %s@@\n' "$1"; }
+end() { printf '\n@@icheck:end %s rc=%s@@\n' "$1" "$2"; }
+
+# Prints a file without spawning cat; lines only (files here are short text).
+show_file() {
+  while IFS= read -r line || [ -n "$line" ]; do printf '%s\n' "$line"; done < "$1"
+}
+
+# section NAME FILE: the whole file, or rc=absent.
+file_section() {
+  begin "$1"
+  if [ -r "$2" ]; then show_file "$2"; end "$1" 0; else end "$1" absent; fi
+}
+
+# Which timeout flavour exists, decided once.
+TMO=none
+if command -v timeout >/dev/null 2>&1; then
+  if timeout 1 true >/dev/null 2>&1; then TMO=plain
+  elif timeout -t 1 true >/dev/null 2>&1; then TMO=dash_t
+  fi
+fi
+
+bounded() {
+  case $TMO in
+    plain) timeout "$T" "$@" ;;
+    dash_t) timeout -t "$T" "$@" ;;
+    *)
+      "$@" &
+      pid=$!
+      ( sleep "$T"; kill -9 "$pid" ) >/dev/null 2>&1 &
+      killer=$!
+      wait "$pid"
+      rc=$?
+      kill "$killer" >/dev/null 2>&1
+      return $rc ;;
+  esac
+}
+
+# tool_section NAME CMD ARGS...: the tool's stdout+stderr and its exit status.
+tool_section() {
+  name=$1
+  shift
+  begin "$name"
+  if command -v "$1" >/dev/null 2>&1; then
+    bounded "$@" </dev/null 2>&1
+    end "$name" $?
+  else
+    end "$name" absent
+  fi
+}
+
+printf '@@icheck:meta version=1 timeout=%s@@\n' "$TMO"
+
+begin hostname
+if [ -r /proc/sys/kernel/hostname ]; then show_file /proc/sys/kernel/hostname; else hostname 2>&1; fi
+end hostname $?
+file_section kernel /proc/sys/kernel/osrelease
+
+begin sysfs_ib
+if [ -d /sys/class/infiniband ]; then
+  for d in /sys/class/infiniband/*; do
+    [ -e "$d" ] || continue
+    n=${d##*/}
+    for f in hca_type fw_ver node_guid node_type board_id; do
+      [ -r "$d/$f" ] && { printf '==> %s/%s <==\n' "$n" "$f"; show_file "$d/$f"; }
+    done
+    for p in "$d"/ports/*; do
+      [ -d "$p" ] || continue
+      for f in state phys_state rate link_layer lid sm_lid; do
+        [ -r "$p/$f" ] && { printf '==> %s/ports/%s/%s <==\n' "$n" "${p##*/}" "$f"; show_file "$p/$f"; }
+      done
+    done
+    if [ -e "$d/device" ]; then
+      printf '==> %s/device <==\n%s\n' "$n" "$(cd -P "$d/device" 2>/dev/null && pwd -P)"
+      [ -r "$d/device/numa_node" ] && { printf '==> %s/device/numa_node <==\n' "$n"; show_file "$d/device/numa_node"; }
+      if [ -d "$d/device/net" ]; then
+        printf '==> %s/device/net <==\n' "$n"
+        for i in "$d"/device/net/*; do [ -e "$i" ] && printf '%s\n' "${i##*/}"; done
+        for i in "$d"/device/net/*; do
+          [ -r "$i/operstate" ] && { printf '==> %s/device/net/%s/operstate <==\n' "$n" "${i##*/}"; show_file "$i/operstate"; }
+        done
+      fi
+    fi
+  done
+  end sysfs_ib 0
+else
+  end sysfs_ib absent
+fi
+
+begin dev_infiniband
+if [ -d /dev/infiniband ]; then
+  for e in /dev/infiniband/*; do [ -e "$e" ] && printf '%s\n' "${e##*/}"; done
+  end dev_infiniband 0
+else
+  end dev_infiniband absent
+fi
+
+file_section proc_limits /proc/self/limits
+
+begin proc_status
+if [ -r /proc/self/status ]; then
+  while IFS= read -r line; do case $line in Cap*|Uid:*) printf '%s\n' "$line" ;; esac; done < /proc/self/status
+  end proc_status 0
+else
+  end proc_status absent
+fi
+
+begin ulimit_l
+ulimit -l 2>&1
+end ulimit_l $?
+
+file_section memory_peers /sys/kernel/mm/memory_peers/nv_mem/version
+
+begin sys_module
+for m in nvidia_peermem nv_peer_mem gdrdrv nvidia ib_core ib_uverbs mlx5_ib; do
+  if [ -d "/sys/module/$m" ]; then
+    v=
+    [ -r "/sys/module/$m/version" ] && IFS= read -r v < "/sys/module/$m/version"
+    printf '%s %s\n' "$m" "$v"
+  fi
+done
+end sys_module 0
+
+begin proc_modules
+if [ -r /proc/modules ]; then
+  while IFS= read -r line; do
+    case $line in nvidia*|nv_peer_mem*|gdrdrv*|ib_*|mlx*|rdma*) printf '%s\n' "$line" ;; esac
+  done < /proc/modules
+  end proc_modules 0
+else
+  end proc_modules absent
+fi
+
+file_section nvidia_driver /proc/driver/nvidia/version
+
+begin dev_gdrdrv
+if [ -e /dev/gdrdrv ]; then echo present; end dev_gdrdrv 0; else end dev_gdrdrv absent; fi
+
+begin proc_devices
+if [ -r /proc/devices ]; then
+  while IFS= read -r line; do case $line in *gdrdrv*) printf '%s\n' "$line" ;; esac; done < /proc/devices
+  end proc_devices 0
+else
+  end proc_devices absent
+fi
+
+begin transport_env
+if command -v env >/dev/null 2>&1; then
+  env | while IFS= read -r line; do case $line in UCX_*=*|NCCL_*=*|NIXL_*=*) printf '%s\n' "$line" ;; esac; done
+  end transport_env 0
+else
+  end transport_env absent
+fi
+
+tool_section ibstat ibstat
+tool_section ibstatus ibstatus
+tool_section ibv_devinfo ibv_devinfo
+tool_section ibv_devices ibv_devices
+tool_section ibdev2netdev ibdev2netdev
+tool_section lsmod lsmod
+tool_section nvidia_smi_list nvidia-smi -L
+tool_section nvidia_smi_topo nvidia-smi topo -m
+tool_section nvidia_smi_nvlink nvidia-smi nvlink -s
+tool_section ucx_info_v ucx_info -v
+tool_section ucx_info_d ucx_info -d
+
+printf '\n@@icheck:done@@\n'
+)ICHECK_SH";
+}
+
+}  // namespace icheck::probe
