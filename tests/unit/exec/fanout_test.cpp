@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <filesystem>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -117,4 +118,37 @@ TEST_CASE("edge sizes: no jobs, parallel 0, more workers than jobs") {
   options.parallel = 64;
   parallel_for(2, options, [&](std::size_t) { ++ran; });
   CHECK(ran.load() == 7);
+}
+
+namespace {
+
+std::size_t open_fd_count() {
+  std::size_t n = 0;
+  for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator("/proc/self/fd"))
+    ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("a mixed fan-out leaks no descriptors and keeps each outcome apart") {
+  std::vector<ChildSpec> specs;
+  for (int i = 0; i < 12; ++i) {
+    specs.push_back(local_spec("echo " + std::to_string(i)));
+    specs.push_back(local_spec("sleep 30", 300ms));
+    specs.push_back(local_spec("head -c 200000 /dev/zero", 5s, 1000));
+  }
+  const std::size_t before = open_fd_count();
+  FanoutOptions options;
+  options.parallel = 16;
+  const auto results = run_children(specs, options);
+  CHECK(open_fd_count() == before);
+  for (int i = 0; i < 12; ++i) {
+    CAPTURE(i);
+    CHECK(results[3 * i].out == std::to_string(i) + "\n");
+    CHECK(results[3 * i + 1].timed_out);
+    CHECK(results[3 * i + 1].elapsed < 1300ms);
+    CHECK(results[3 * i + 2].truncated);
+    CHECK_FALSE(results[3 * i + 2].timed_out);
+  }
 }
