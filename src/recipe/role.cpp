@@ -43,6 +43,13 @@ static std::string role_from_name(const std::string& name) {
   return "";
 }
 
+// The args start a Dynamo backend (python3 -m dynamo.vllm ...): then they carry the
+// disaggregation flag if there is one, and its absence means an aggregated worker.
+static bool launches_backend(const std::vector<std::string>& args) {
+  return std::any_of(args.begin(), args.end(),
+                     [](const std::string& arg) { return arg.starts_with("dynamo."); });
+}
+
 std::string resolve_role(const Service& service) {
   const std::string type = lower(service.component_type);
   if (is_split_role(type)) {
@@ -55,6 +62,9 @@ std::string resolve_role(const Service& service) {
   if (type == "worker" || type.empty()) {
     if (std::string by_args = role_from_args(service.args); is_split_role(by_args)) {
       return by_args;
+    }
+    if (launches_backend(service.args)) {
+      return "worker";
     }
     if (std::string by_name = role_from_name(service.name); !by_name.empty()) {
       return by_name;

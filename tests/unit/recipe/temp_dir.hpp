@@ -1,0 +1,39 @@
+#pragma once
+// A scratch folder for tests that need their own manifest files; removed at scope end.
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <string>
+
+namespace icheck::test {
+
+class TempDir {
+public:
+  TempDir() {
+    std::random_device random;
+    m_path = std::filesystem::temp_directory_path() /
+             ("icheck-test-" + std::to_string(random()) + std::to_string(random()));
+    std::filesystem::create_directories(m_path);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(m_path, ec);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+
+  const std::filesystem::path& path() const { return m_path; }
+
+  std::filesystem::path write(const std::string& name, const std::string& text) const {
+    const auto file = m_path / name;
+    std::filesystem::create_directories(file.parent_path());
+    std::ofstream(file, std::ios::binary) << text;
+    return file;
+  }
+
+private:
+  std::filesystem::path m_path;
+};
+
+}  // namespace icheck::test
