@@ -118,6 +118,16 @@ class Sandbox:
                     shutil.rmtree(p)
                 elif os.path.lexists(p):
                     os.unlink(p)
+            memlock = self.pod.exec.get("memlock_bytes")
+            limits = os.path.join(root, "proc", "self", "limits")
+            if memlock is not None and os.path.isfile(limits):
+                with open(limits) as f:
+                    lines = f.read().splitlines(True)
+                with open(limits, "w") as f:
+                    for line in lines:
+                        if line.startswith("Max locked memory"):
+                            line = "%-26s%-21d%-21d%-10s\n" % ("Max locked memory", memlock, memlock, "bytes")
+                        f.write(line)
             with open(os.path.join(root, "etc", "hostname"), "w") as f:
                 f.write(self.pod.name + "\n")
             self._built = True

@@ -165,6 +165,9 @@ class Scenario:
                 raise ValueError("duplicate pod %s/%s in %s" % (p.namespace, p.name, self.path))
             seen.add(key)
 
+    def namespaces(self):
+        return sorted({"default", "kube-system"} | {p.namespace for p in self.pods})
+
     def find(self, namespace, name):
         for p in self.pods:
             if p.namespace == namespace and p.name == name:
@@ -208,13 +211,18 @@ def parse_selector(text):
         i += 1
         return tokens[i - 1]
 
+    def ident(t):
+        if t in ("(", ")", ",", "!", "=", "==", "!="):
+            raise ValueError("found %r, expected: identifier in %r" % (t, text))
+        return t
+
     while i < len(tokens):
         t = take()
         if t == "!":
-            key = take()
+            key = ident(take())
             reqs.append(lambda l, k=key: k not in l)
         else:
-            key = t
+            key = ident(t)
             op = tokens[i] if i < len(tokens) else ","
             if op == ",":
                 reqs.append(lambda l, k=key: k in l)

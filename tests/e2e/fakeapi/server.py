@@ -21,6 +21,8 @@ API_GROUPS = {"kind": "APIGroupList", "apiVersion": "v1", "groups": []}
 API_V1 = {"kind": "APIResourceList", "groupVersion": "v1", "resources": [
     {"name": "pods", "singularName": "pod", "namespaced": True, "kind": "Pod",
      "verbs": ["get", "list"], "shortNames": ["po"], "categories": ["all"]},
+    {"name": "namespaces", "singularName": "namespace", "namespaced": False, "kind": "Namespace",
+     "verbs": ["get", "list"], "shortNames": ["ns"]},
     {"name": "pods/exec", "singularName": "", "namespaced": True, "kind": "PodExecOptions",
      "verbs": ["create", "get"]},
 ]}
@@ -32,6 +34,14 @@ def status(code, reason, message, details=None):
     if details:
         st["details"] = details
     return st
+
+
+def namespace(name):
+    return {"kind": "Namespace", "apiVersion": "v1",
+            "metadata": {"name": name, "uid": "00000000-0000-0000-0000-%012x" % (hash(name) & 0xFFFFFFFFFFFF),
+                         "resourceVersion": "1", "creationTimestamp": "2026-11-30T08:00:00Z",
+                         "labels": {"kubernetes.io/metadata.name": name}},
+            "spec": {"finalizers": ["kubernetes"]}, "status": {"phase": "Active"}}
 
 
 def exit_status(rc, argv):
@@ -116,6 +126,15 @@ class Handler(BaseHTTPRequestHandler):
             return self.send_json(200, API_V1)
         if p == "/api/v1/pods":
             return self.list_pods(None)
+        if p == "/api/v1/namespaces":
+            return self.send_json(200, {"kind": "NamespaceList", "apiVersion": "v1",
+                                        "metadata": {"resourceVersion": "1"},
+                                        "items": [namespace(n) for n in self.server.scenario.namespaces()]})
+        if len(parts) == 4 and parts[:3] == ["api", "v1", "namespaces"]:
+            if parts[3] in self.server.scenario.namespaces():
+                return self.send_json(200, namespace(parts[3]))
+            return self.send_json(404, status(404, "NotFound", 'namespaces "%s" not found' % parts[3],
+                                              {"name": parts[3], "kind": "namespaces"}))
         if len(parts) >= 5 and parts[:3] == ["api", "v1", "namespaces"] and parts[4] == "pods":
             ns = parts[3]
             if len(parts) == 5:

@@ -1,0 +1,163 @@
+"""Test bed: a fake API server per scenario and the real kubectl binaries pointed at it.
+
+    with FakeCluster("healthy-h100-ib") as c:
+        rc, out, err, secs = c.kubectl("1.31", ["get", "pods", "-o", "json"])
+        rc, out, err, secs = c.run_plugin("1.32", ["node", "--deployment", "llama-70b-disagg"])
+        c.request_log()        # [{"method", "path", "query", "ua", ...}, ...]
+        c.sandbox_processes()  # PIDs still running inside any fake pod's root
+
+run_plugin(scenario, kubectl_version, args) is the one-shot form. Each FakeCluster has its own
+temp dir with: kubeconfig (cluster http://127.0.0.1:PORT, context "fake" with namespace
+"dynamo"), HOME, KUBECACHEDIR, and bin/ where `kubectl` links to the versioned binary and
+`kubectl-dynamo_icheck` to the built plugin (ICHECK_PLUGIN env or plugin= argument).
+"""
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+E2E_DIR = os.path.dirname(os.path.abspath(__file__))
+KUBECTL_DIR = os.environ.get("ICHECK_KUBECTL_DIR", "/usr/lib/google-cloud-sdk/bin")
+KUBECTL_VERSIONS = [v for v in os.environ.get("ICHECK_KUBECTL_VERSIONS", "1.30 1.31 1.32").split()]
+sys.path.insert(0, E2E_DIR)
+from fakeapi import sandbox as _sandbox  # noqa: E402
+
+
+def kubectl_binary(version):
+    return os.path.join(KUBECTL_DIR, "kubectl.%s" % version)
+
+
+def plugin_path(plugin=None):
+    p = plugin or os.environ.get("ICHECK_PLUGIN")
+    if not p:
+        raise RuntimeError("set ICHECK_PLUGIN to the built kubectl-dynamo_icheck (CTest passes it)")
+    return os.path.abspath(p)
+
+
+class FakeCluster:
+    def __init__(self, scenario, namespace="dynamo", plugin=None, keep=False):
+        self.scenario = scenario
+        self.namespace = namespace
+        self.plugin = plugin
+        self.keep = keep
+        self.proc = None
+        self.port = None
+
+    # -- lifecycle --
+    def start(self, timeout=30):
+        self.dir = tempfile.mkdtemp(prefix="icheck-e2e-")
+        self.workdir = os.path.join(self.dir, "server")
+        self.log_path = os.path.join(self.dir, "requests.jsonl")
+        port_file = os.path.join(self.dir, "port")
+        open(self.log_path, "w").close()
+        t0 = time.monotonic()
+        self.server_out = open(os.path.join(self.dir, "server.log"), "w")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "fakeapi", "--scenario", self.scenario, "--port-file", port_file,
+             "--request-log", self.log_path, "--workdir", self.workdir],
+            cwd=E2E_DIR, stdout=self.server_out, stderr=subprocess.STDOUT, start_new_session=True)
+        while not os.path.exists(port_file):
+            if self.proc.poll() is not None:
+                raise RuntimeError("fake API server exited %d:\n%s" % (self.proc.returncode, self.server_log()))
+            if time.monotonic() - t0 > timeout:
+                self.stop()
+                raise RuntimeError("fake API server did not start in %ds" % timeout)
+            time.sleep(0.02)
+        with open(port_file) as f:
+            self.port = int(f.read())
+        self.start_seconds = time.monotonic() - t0
+        self.home = os.path.join(self.dir, "home")
+        self.cache = os.path.join(self.dir, "kubecache")
+        os.makedirs(self.home)
+        self.kubeconfig = os.path.join(self.dir, "kubeconfig")
+        self.write_kubeconfig(self.kubeconfig, self.namespace)
+        return self
+
+    def write_kubeconfig(self, path, namespace, context="fake"):
+        with open(path, "w") as f:
+            f.write("apiVersion: v1\nkind: Config\n"
+                    "clusters:\n- name: fake\n  cluster:\n    server: http://127.0.0.1:%d\n"
+                    "users:\n- name: tester\n  user:\n    token: fake-token\n"
+                    "contexts:\n- name: %s\n  context:\n    cluster: fake\n    user: tester\n"
+                    "    namespace: %s\ncurrent-context: %s\n" % (self.port, context, namespace, context))
+
+    def stop(self):
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+        if self.proc:
+            self.server_out.close()
+        if not self.keep and getattr(self, "dir", None):
+            shutil.rmtree(self.dir, ignore_errors=True)
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.stop()
+
+    def server_log(self):
+        with open(os.path.join(self.dir, "server.log")) as f:
+            return f.read()
+
+    # -- running things --
+    def bin_dir(self, version):
+        d = os.path.join(self.dir, "bin-" + version)
+        if not os.path.isdir(d):
+            os.makedirs(d)
+            os.symlink(kubectl_binary(version), os.path.join(d, "kubectl"))
+            try:
+                os.symlink(plugin_path(self.plugin), os.path.join(d, "kubectl-dynamo_icheck"))
+            except RuntimeError:
+                pass  # kubectl-only tests do not need the plugin
+        return d
+
+    def env(self, version, extra=None):
+        env = {"PATH": self.bin_dir(version) + ":/usr/bin:/bin", "HOME": self.home,
+               "KUBECONFIG": self.kubeconfig, "KUBECACHEDIR": self.cache, "LANG": "C.UTF-8"}
+        env.update(extra or {})
+        return env
+
+    def run(self, argv, version="1.31", env=None, timeout=120, input=None):
+        """Run argv (argv[0] looked up in the per-test PATH) -> (rc, stdout, stderr, seconds)."""
+        t0 = time.monotonic()
+        r = subprocess.run(argv, env=self.env(version, env), cwd=self.dir, capture_output=True,
+                           text=True, errors="replace", timeout=timeout, input=input)
+        return r.returncode, r.stdout, r.stderr, time.monotonic() - t0
+
+    def kubectl(self, version, args, **kw):
+        return self.run(["kubectl"] + list(args), version=version, **kw)
+
+    def run_plugin(self, version, args, **kw):
+        """`kubectl dynamo-icheck ARGS` through kubectl's plugin dispatch."""
+        return self.run(["kubectl", "dynamo-icheck"] + list(args), version=version, **kw)
+
+    def request_log(self):
+        with open(self.log_path) as f:
+            return [json.loads(line) for line in f if line.strip()]
+
+    def sandbox_processes(self):
+        return _sandbox.processes_in(self.workdir)
+
+
+def run_plugin(scenario, kubectl_version, args, plugin=None, **kw):
+    """One-shot: start the scenario, run `kubectl dynamo-icheck ARGS`, stop.
+    Returns (rc, stdout, stderr, seconds, request_log)."""
+    with FakeCluster(scenario, plugin=plugin) as c:
+        rc, out, err, secs = c.run_plugin(kubectl_version, args, **kw)
+        return rc, out, err, secs, c.request_log()
+
+
+def only_reads(log):
+    """Requests that are neither a GET nor the SPDY fallback POST of an exec (which kubectl sends
+    after a refused WebSocket upgrade, e.g. a 403). Empty means the client never tried to write."""
+    return [r for r in log if not (r["method"] == "GET" or
+                                  (r["method"] == "POST" and r["path"].endswith("/exec")))]
