@@ -58,9 +58,8 @@ public:
         m_deadline(m_io),
         m_grace(m_io),
         m_drain(m_io) {
-    boost::system::error_code ec;
-    m_out.descriptor.assign(watched.out.release(), ec);
-    m_err.descriptor.assign(watched.err.release(), ec);
+    adopt(m_out.descriptor, watched.out);
+    adopt(m_err.descriptor, watched.err);
   }
 
   void run() {
@@ -85,6 +84,13 @@ private:
     std::unique_ptr<char[]> buffer;
   };
 
+  // The descriptor passes to asio only if asio accepts it; otherwise `fd` still closes it.
+  static void adopt(stream_descriptor& descriptor, UniqueFd& fd) {
+    boost::system::error_code ec;
+    descriptor.assign(fd.get(), ec);
+    if (!ec) fd.release();
+  }
+
   void read(Stream& stream) {
     if (!stream.descriptor.is_open()) return;
     stream.descriptor.async_read_some(
@@ -108,11 +114,11 @@ private:
   // A pidfd turns readable when the child exits; without one, poll for it.
   void watch_exit() {
     UniqueFd pidfd = open_pidfd(m_pgid);
-    boost::system::error_code ec;
-    if (pidfd.valid()) m_exit_watch.assign(pidfd.release(), ec);
-    if (m_exit_watch.is_open() && !ec) {
-      m_exit_watch.async_wait(stream_descriptor::wait_read, [this](auto wait_ec) {
-        if (!wait_ec) on_exit();
+    if (pidfd.valid()) adopt(m_exit_watch, pidfd);
+    if (m_exit_watch.is_open()) {
+      m_exit_watch.async_wait(stream_descriptor::wait_read, [this](auto ec) {
+        if (!ec) return on_exit();
+        if (ec != asio::error::operation_aborted) poll_exit();
       });
       return;
     }
