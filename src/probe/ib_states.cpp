@@ -14,7 +14,6 @@ std::string normalized(std::string_view text) {
   std::string out;
   for (char c : text::lower(text))
     if (c != ' ' && c != '_' && c != '\t') out += c;
-  if (out.starts_with("port")) out.erase(0, 4);
   return out;
 }
 
@@ -22,6 +21,7 @@ std::string normalized(std::string_view text) {
 
 PortState parse_port_state(std::string_view text) {
   auto s = normalized(text);
+  if (s.starts_with("port")) s.erase(0, 4);  // ibv_devinfo: PORT_ACTIVE
   if (s == "down") return PortState::down;
   if (s == "init" || s == "initializing") return PortState::init;
   if (s == "armed") return PortState::armed;
