@@ -11,12 +11,14 @@ Environment real_environment() {
   Environment env;
   env.getenv = [](std::string_view name) -> std::optional<std::string> {
     const char* value = std::getenv(std::string(name).c_str());
-    if (value == nullptr) return std::nullopt;
+    if (value == nullptr)
+      return std::nullopt;
     return std::string(value);
   };
   env.read_file = [](const std::string& path) -> std::optional<std::string> {
     std::ifstream in(path, std::ios::binary);
-    if (!in) return std::nullopt;
+    if (!in)
+      return std::nullopt;
     std::ostringstream text;
     text << in.rdbuf();
     return text.str();
@@ -34,8 +36,9 @@ Environment real_environment() {
 
 std::optional<std::string> non_empty_env(const Environment& env, std::string_view name) {
   auto value = env.getenv(name);
-  if (!value || value->empty()) return std::nullopt;
+  if (!value || value->empty())
+    return std::nullopt;
   return value;
 }
 
-}  // namespace icheck::kube
+} // namespace icheck::kube

@@ -21,4 +21,4 @@ Environment real_environment();
 // getenv with client-go's reading: set-but-empty is the same as unset.
 std::optional<std::string> non_empty_env(const Environment& env, std::string_view name);
 
-}  // namespace icheck::kube
+} // namespace icheck::kube

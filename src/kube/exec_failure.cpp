@@ -46,14 +46,18 @@ std::string last_line(const std::string& text, std::string_view skip_prefix = {}
   std::istringstream in(text);
   std::string line, last;
   while (std::getline(in, line)) {
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    if (!skip_prefix.empty() && line.rfind(skip_prefix, 0) == 0) continue;
+    if (line.find_first_not_of(" \t\r") == std::string::npos)
+      continue;
+    if (!skip_prefix.empty() && line.rfind(skip_prefix, 0) == 0)
+      continue;
     last = line;
   }
   return last;
 }
 
-std::string where(const ExecTarget& t) { return t.pod + " -n " + t.namespace_; }
+std::string where(const ExecTarget& t) {
+  return t.pod + " -n " + t.namespace_;
+}
 
 std::string try_exec(const ExecTarget& t) {
   return "kubectl exec " + where(t) + " -c " + t.container + " -- sh -c true";
@@ -64,7 +68,8 @@ bool is_no_shell(const ExecOutcome& o) {
   if (has(err, "exec: \"sh\"") || has(err, "exec: \\\"sh\\\"") || has(err, "stat /bin/sh")) {
     return true;
   }
-  if (has(err, "OCI runtime exec failed") && has(err, "executable file not found")) return true;
+  if (has(err, "OCI runtime exec failed") && has(err, "executable file not found"))
+    return true;
   // `sh -c` that never started: nothing on stdout and the shell's "cannot run" codes.
   const bool shell_code = o.exit_code == 126 || o.exit_code == 127;
   return shell_code && o.stdout_empty && has(err, "command terminated with exit code 12");
@@ -82,7 +87,8 @@ ExecFailure forbidden(const ExecOutcome& o, const ExecTarget& t) {
   static const std::regex verb(R"(cannot (\w+) resource \"pods/exec\")");
   auto who = capture(o.stderr_text, user);
   auto action = capture(o.stderr_text, verb);
-  if (action.empty()) action = "create";
+  if (action.empty())
+    action = "create";
   return {ExecFailureKind::forbidden,
           "pods/exec not allowed for " + (who.empty() ? "this user" : "User \"" + who + "\"") +
               " in namespace \"" + t.namespace_ + "\" (RBAC: cannot " + action + ")",
@@ -109,12 +115,14 @@ ExecFailure connection_refused(const ExecOutcome& o) {
 ExecFailure command_failed(const ExecOutcome& o, const ExecTarget& t) {
   auto detail = "probe script exited with code " + std::to_string(o.exit_code);
   auto said = last_line(o.stderr_text, "command terminated with exit code");
-  if (!said.empty()) detail += ": " + said;
+  if (!said.empty())
+    detail += ": " + said;
   return {ExecFailureKind::command_failed, detail, try_exec(t)};
 }
 
 bool kubectl_missing(const ExecOutcome& o) {
-  if (o.spawn_failed) return true;
+  if (o.spawn_failed)
+    return true;
   // A launcher shell reports a missing program as 127 without kubectl's remote-exit line.
   return o.exit_code == 127 && !has(o.stderr_text, "command terminated") &&
          (has(o.stderr_text, "not found") || has(o.stderr_text, "No such file"));
@@ -122,13 +130,16 @@ bool kubectl_missing(const ExecOutcome& o) {
 
 ExecFailure classify_by_text(const ExecOutcome& o, const ExecTarget& t) {
   const auto& err = o.stderr_text;
-  if (has(err, "(Forbidden)") || has(err, "is forbidden: User")) return forbidden(o, t);
+  if (has(err, "(Forbidden)") || has(err, "is forbidden: User"))
+    return forbidden(o, t);
   if (has(err, "(Unauthorized)") || has(err, "unable to upgrade connection: Unauthorized")) {
     return {ExecFailureKind::unauthorized, "the API server rejected the credentials (Unauthorized)",
             "kubectl auth whoami"};
   }
-  if (has(err, "cannot exec into a container in a completed pod")) return completed(o, t);
-  if (is_no_shell(o)) return no_shell(t);
+  if (has(err, "cannot exec into a container in a completed pod"))
+    return completed(o, t);
+  if (is_no_shell(o))
+    return no_shell(t);
   if (has(err, "is not valid for pod") || has(err, "not found in pod") ||
       has(err, "container not found")) {
     return {ExecFailureKind::container_not_found,
@@ -146,7 +157,7 @@ ExecFailure classify_by_text(const ExecOutcome& o, const ExecTarget& t) {
   return {ExecFailureKind::none, "", ""};
 }
 
-}  // namespace
+} // namespace
 
 ExecFailure classify_exec_failure(const ExecOutcome& outcome, const ExecTarget& target) {
   if (outcome.timed_out) {
@@ -159,11 +170,13 @@ ExecFailure classify_exec_failure(const ExecOutcome& outcome, const ExecTarget& 
             "could not run \"" + target.kubectl + "\": not found on PATH",
             "install kubectl, or set DYNAMO_ICHECK_KUBECTL to its path"};
   }
-  if (outcome.exit_code == 0) return {};
+  if (outcome.exit_code == 0)
+    return {};
   // The remote command ran (or its shell failed to start): what else is on stderr is the
   // script's own output and must not be mistaken for kubectl's errors.
   if (has(outcome.stderr_text, "command terminated with exit code")) {
-    if (is_no_shell(outcome)) return no_shell(target);
+    if (is_no_shell(outcome))
+      return no_shell(target);
     return command_failed(outcome, target);
   }
   if (auto known = classify_by_text(outcome, target); known.kind != ExecFailureKind::none) {
@@ -178,20 +191,32 @@ ExecFailure classify_exec_failure(const ExecOutcome& outcome, const ExecTarget& 
 
 const char* exec_failure_name(ExecFailureKind kind) {
   switch (kind) {
-    case ExecFailureKind::none: return "none";
-    case ExecFailureKind::kubectl_missing: return "kubectl-missing";
-    case ExecFailureKind::forbidden: return "forbidden";
-    case ExecFailureKind::unauthorized: return "unauthorized";
-    case ExecFailureKind::pod_gone: return "pod-gone";
-    case ExecFailureKind::container_not_found: return "container-not-found";
-    case ExecFailureKind::completed_pod: return "completed-pod";
-    case ExecFailureKind::no_shell: return "no-shell";
-    case ExecFailureKind::connection_refused: return "connection-refused";
-    case ExecFailureKind::timed_out: return "timed-out";
-    case ExecFailureKind::command_failed: return "command-failed";
-    case ExecFailureKind::other: return "other";
+  case ExecFailureKind::none:
+    return "none";
+  case ExecFailureKind::kubectl_missing:
+    return "kubectl-missing";
+  case ExecFailureKind::forbidden:
+    return "forbidden";
+  case ExecFailureKind::unauthorized:
+    return "unauthorized";
+  case ExecFailureKind::pod_gone:
+    return "pod-gone";
+  case ExecFailureKind::container_not_found:
+    return "container-not-found";
+  case ExecFailureKind::completed_pod:
+    return "completed-pod";
+  case ExecFailureKind::no_shell:
+    return "no-shell";
+  case ExecFailureKind::connection_refused:
+    return "connection-refused";
+  case ExecFailureKind::timed_out:
+    return "timed-out";
+  case ExecFailureKind::command_failed:
+    return "command-failed";
+  case ExecFailureKind::other:
+    return "other";
   }
   return "other";
 }
 
-}  // namespace icheck::kube
+} // namespace icheck::kube

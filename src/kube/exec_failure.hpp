@@ -7,17 +7,17 @@
 namespace icheck::kube {
 
 enum class ExecFailureKind {
-  none,                 // exit 0
-  kubectl_missing,      // the kubectl binary could not be started
-  forbidden,            // RBAC: pods/exec not allowed
-  unauthorized,         // credentials rejected
-  pod_gone,             // deleted since it was listed
-  container_not_found,  // -c names a container the pod lacks
-  completed_pod,        // phase Succeeded/Failed, refused by kubectl itself
-  no_shell,             // the image has no sh
-  connection_refused,   // API server unreachable
-  timed_out,            // our deadline killed the child
-  command_failed,       // the probe script itself exited non-zero
+  none,                // exit 0
+  kubectl_missing,     // the kubectl binary could not be started
+  forbidden,           // RBAC: pods/exec not allowed
+  unauthorized,        // credentials rejected
+  pod_gone,            // deleted since it was listed
+  container_not_found, // -c names a container the pod lacks
+  completed_pod,       // phase Succeeded/Failed, refused by kubectl itself
+  no_shell,            // the image has no sh
+  connection_refused,  // API server unreachable
+  timed_out,           // our deadline killed the child
+  command_failed,      // the probe script itself exited non-zero
   other,
 };
 
@@ -25,8 +25,8 @@ struct ExecOutcome {
   int exit_code = 0;
   std::string stderr_text;
   bool timed_out = false;
-  bool spawn_failed = false;  // posix_spawn/exec of kubectl failed
-  bool stdout_empty = false;  // nothing came back: with 126/127 the shell never started
+  bool spawn_failed = false; // posix_spawn/exec of kubectl failed
+  bool stdout_empty = false; // nothing came back: with 126/127 the shell never started
 };
 
 struct ExecTarget {
@@ -39,12 +39,12 @@ struct ExecTarget {
 
 struct ExecFailure {
   ExecFailureKind kind = ExecFailureKind::none;
-  std::string detail;     // one line
-  std::string next_step;  // a command or an instruction; "" for none
+  std::string detail;    // one line
+  std::string next_step; // a command or an instruction; "" for none
 };
 
 ExecFailure classify_exec_failure(const ExecOutcome& outcome, const ExecTarget& target);
 
 const char* exec_failure_name(ExecFailureKind kind);
 
-}  // namespace icheck::kube
+} // namespace icheck::kube

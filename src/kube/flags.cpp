@@ -15,7 +15,7 @@ bool is_short_flag_with_equals(const std::string& arg) {
          arg[2] == '=';
 }
 
-}  // namespace
+} // namespace
 
 std::vector<std::string> normalize_kubectl_argv(std::vector<std::string> argv) {
   std::vector<std::string> out;
@@ -43,15 +43,19 @@ std::optional<std::string> namespace_error(std::string_view ns) {
   if (ns == "." || ns == "..") {
     add(ns == "." ? "may not be '.'" : "may not be '..'");
   }
-  if (ns.find('/') != std::string_view::npos) add("may not contain '/'");
-  if (ns.find('%') != std::string_view::npos) add("may not contain '%'");
-  if (problems.empty()) return std::nullopt;
+  if (ns.find('/') != std::string_view::npos)
+    add("may not contain '/'");
+  if (ns.find('%') != std::string_view::npos)
+    add("may not contain '%'");
+  if (problems.empty())
+    return std::nullopt;
   return "error: invalid namespace \"" + std::string(ns) + "\": [" + problems + "]";
 }
 
 std::optional<std::string> given_namespace(const KubeFlags& flags) {
-  if (!flags.namespace_ || flags.namespace_->empty()) return std::nullopt;
+  if (!flags.namespace_ || flags.namespace_->empty())
+    return std::nullopt;
   return flags.namespace_;
 }
 
-}  // namespace icheck::kube
+} // namespace icheck::kube

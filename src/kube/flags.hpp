@@ -14,7 +14,7 @@ struct KubeFlags {
   std::optional<std::string> context;
   std::optional<std::string> cluster;
   std::optional<std::string> user;
-  std::optional<std::string> namespace_;  // "" counts as not set, like kubectl
+  std::optional<std::string> namespace_; // "" counts as not set, like kubectl
   bool all_namespaces = false;
   std::optional<std::string> request_timeout;
   std::optional<std::string> as;
@@ -28,7 +28,7 @@ struct KubeFlags {
   std::optional<std::string> client_key;
   std::optional<std::string> tls_server_name;
   std::optional<std::string> cache_dir;
-  std::optional<std::string> verbosity;  // -v / --v
+  std::optional<std::string> verbosity; // -v / --v
 };
 
 // pflag accepts "-n=foo" but CLI11 would hand "=foo" to the option: split such short flags
@@ -42,4 +42,4 @@ std::optional<std::string> namespace_error(std::string_view ns);
 // A non-empty -n/--namespace, the only form kubectl treats as "given".
 std::optional<std::string> given_namespace(const KubeFlags& flags);
 
-}  // namespace icheck::kube
+} // namespace icheck::kube

@@ -1,8 +1,7 @@
-#include <yaml-cpp/yaml.h>
+#include "kube/kubeconfig.hpp"
 
 #include <algorithm>
-
-#include "kube/kubeconfig.hpp"
+#include <yaml-cpp/yaml.h>
 
 namespace icheck::kube {
 namespace {
@@ -12,7 +11,8 @@ std::vector<std::string> split_path_list(const std::string& list) {
   std::string::size_type start = 0;
   while (start <= list.size()) {
     auto end = list.find(':', start);
-    if (end == std::string::npos) end = list.size();
+    if (end == std::string::npos)
+      end = list.size();
     parts.push_back(list.substr(start, end - start));
     start = end + 1;
   }
@@ -23,8 +23,10 @@ std::vector<std::string> existing_unique(const std::vector<std::string>& paths,
                                          const Environment& env) {
   std::vector<std::string> files;
   for (const auto& path : paths) {
-    if (path.empty() || !env.exists(path)) continue;
-    if (std::find(files.begin(), files.end(), path) == files.end()) files.push_back(path);
+    if (path.empty() || !env.exists(path))
+      continue;
+    if (std::find(files.begin(), files.end(), path) == files.end())
+      files.push_back(path);
   }
   return files;
 }
@@ -50,10 +52,12 @@ std::optional<Error> each_named(const YAML::Node& root, const char* key, const c
                                 const char* map_type, OnEntry on_entry) {
   std::set<std::string> seen;
   const auto list = root[key];
-  if (!list || !list.IsSequence()) return std::nullopt;
+  if (!list || !list.IsSequence())
+    return std::nullopt;
   for (const auto& item : list) {
     const auto name = scalar(item, "name");
-    if (!seen.insert(name).second) return duplicate_name(path, list_type, map_type, name);
+    if (!seen.insert(name).second)
+      return duplicate_name(path, list_type, map_type, name);
     on_entry(name, item[stanza]);
   }
   return std::nullopt;
@@ -65,19 +69,21 @@ std::optional<Error> read_lists(const YAML::Node& root, const std::string& path,
                           [&](const std::string& name, const YAML::Node& cluster) {
                             config.cluster_servers[name] = scalar(cluster, "server");
                           });
-  if (error) return error;
+  if (error)
+    return error;
   error = each_named(root, "contexts", "context", path, "NamedContext", "Context",
                      [&](const std::string& name, const YAML::Node& context) {
-                       config.contexts[name] = KubeContext{scalar(context, "cluster"),
-                                                           scalar(context, "user"),
-                                                           scalar(context, "namespace")};
+                       config.contexts[name] =
+                           KubeContext{scalar(context, "cluster"), scalar(context, "user"),
+                                       scalar(context, "namespace")};
                      });
-  if (error) return error;
+  if (error)
+    return error;
   return each_named(root, "users", "user", path, "NamedAuthInfo", "AuthInfo",
                     [&](const std::string& name, const YAML::Node&) { config.users.insert(name); });
 }
 
-}  // namespace
+} // namespace
 
 Expected<std::vector<std::string>> kubeconfig_files(const KubeFlags& flags,
                                                     const Environment& env) {
@@ -99,9 +105,11 @@ Expected<Kubeconfig> parse_kubeconfig(std::string_view yaml_text, const std::str
   Kubeconfig config;
   try {
     const auto root = YAML::Load(std::string(yaml_text));
-    if (!root.IsMap()) return config;  // an empty file is a valid empty config
+    if (!root.IsMap())
+      return config; // an empty file is a valid empty config
     config.current_context = scalar(root, "current-context");
-    if (auto error = read_lists(root, path, config)) return *error;
+    if (auto error = read_lists(root, path, config))
+      return *error;
   } catch (const YAML::Exception& e) {
     return Error{"error: error loading config file \"" + path + "\": " + e.what()};
   }
@@ -109,7 +117,8 @@ Expected<Kubeconfig> parse_kubeconfig(std::string_view yaml_text, const std::str
 }
 
 void merge_kubeconfig(Kubeconfig& into, const Kubeconfig& later) {
-  if (into.current_context.empty()) into.current_context = later.current_context;
+  if (into.current_context.empty())
+    into.current_context = later.current_context;
   into.cluster_servers.insert(later.cluster_servers.begin(), later.cluster_servers.end());
   into.contexts.insert(later.contexts.begin(), later.contexts.end());
   into.users.insert(later.users.begin(), later.users.end());
@@ -125,10 +134,11 @@ Expected<Kubeconfig> load_kubeconfig(const std::vector<std::string>& files,
                    ": permission denied"};
     }
     auto config = parse_kubeconfig(*text, path);
-    if (!config) return config.error();
+    if (!config)
+      return config.error();
     merge_kubeconfig(merged, *config);
   }
   return merged;
 }
 
-}  // namespace icheck::kube
+} // namespace icheck::kube

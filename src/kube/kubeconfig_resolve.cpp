@@ -6,13 +6,15 @@ namespace {
 constexpr const char* kServiceAccountDir = "/var/run/secrets/kubernetes.io/serviceaccount";
 
 std::optional<std::string> non_empty(const std::optional<std::string>& value) {
-  if (!value || value->empty()) return std::nullopt;
+  if (!value || value->empty())
+    return std::nullopt;
   return value;
 }
 
 std::string trim(std::string text) {
   const auto first = text.find_first_not_of(" \t\r\n");
-  if (first == std::string::npos) return {};
+  if (first == std::string::npos)
+    return {};
   const auto last = text.find_last_not_of(" \t\r\n");
   return text.substr(first, last - first + 1);
 }
@@ -28,7 +30,8 @@ bool in_cluster_possible(const Environment& env) {
 // client-go inClusterClientConfig.Namespace(): the downward-API variable, then the
 // service-account file, then "default".
 std::string in_cluster_namespace(const Environment& env) {
-  if (auto ns = non_empty_env(env, "POD_NAMESPACE")) return *ns;
+  if (auto ns = non_empty_env(env, "POD_NAMESPACE"))
+    return *ns;
   auto text = env.read_file(std::string(kServiceAccountDir) + "/namespace");
   auto ns = text ? trim(*text) : std::string();
   return ns.empty() ? "default" : ns;
@@ -38,11 +41,14 @@ std::string in_cluster_namespace(const Environment& env) {
 // "default" from the kubeconfig, never a flag or a namespace the context sets.
 std::string resolve_namespace(const KubeFlags& flags, const KubeContext* context,
                               const Environment& env) {
-  if (auto ns = given_namespace(flags)) return *ns;
+  if (auto ns = given_namespace(flags))
+    return *ns;
   const std::string from_context = context != nullptr ? context->namespace_ : "";
-  if (!in_cluster_possible(env)) return from_context.empty() ? "default" : from_context;
+  if (!in_cluster_possible(env))
+    return from_context.empty() ? "default" : from_context;
   // Set in the context, even to "default", counts as explicit and wins over in-cluster.
-  if (!from_context.empty()) return from_context;
+  if (!from_context.empty())
+    return from_context;
   return in_cluster_namespace(env);
 }
 
@@ -55,9 +61,11 @@ bool is_empty(const Kubeconfig& config) {
 // kubeconfig, else client-go's ClusterDefaults ($KUBERNETES_MASTER or localhost:8080).
 std::string resolve_server(const KubeFlags& flags, const Kubeconfig& config,
                            const std::string& cluster, const Environment& env) {
-  if (auto server = non_empty(flags.server)) return *server;
+  if (auto server = non_empty(flags.server))
+    return *server;
   auto found = config.cluster_servers.find(cluster);
-  if (found != config.cluster_servers.end() && !found->second.empty()) return found->second;
+  if (found != config.cluster_servers.end() && !found->second.empty())
+    return found->second;
   if (is_empty(config) && in_cluster_possible(env)) {
     return "https://" + *env.getenv("KUBERNETES_SERVICE_HOST") + ":" +
            *env.getenv("KUBERNETES_SERVICE_PORT");
@@ -69,7 +77,8 @@ std::string resolve_server(const KubeFlags& flags, const Kubeconfig& config,
 // ConfirmUsable, so a flag-given missing context fails later in getContext with other words.
 std::optional<Error> context_error(const KubeFlags& flags, const Kubeconfig& config,
                                    const std::string& name) {
-  if (name.empty() || config.contexts.count(name) != 0) return std::nullopt;
+  if (name.empty() || config.contexts.count(name) != 0)
+    return std::nullopt;
   if (non_empty(flags.context) && given_namespace(flags)) {
     return Error{"error: context \"" + name + "\" does not exist"};
   }
@@ -86,23 +95,28 @@ std::optional<Error> override_error(const KubeFlags& flags, const Kubeconfig& co
   return std::nullopt;
 }
 
-}  // namespace
+} // namespace
 
 Expected<ResolvedKube> resolve_kube(const KubeFlags& flags, const Environment& env) {
   if (flags.namespace_) {
-    if (auto error = namespace_error(*flags.namespace_)) return Error{*error};
+    if (auto error = namespace_error(*flags.namespace_))
+      return Error{*error};
   }
   auto files = kubeconfig_files(flags, env);
-  if (!files) return files.error();
+  if (!files)
+    return files.error();
   auto config = load_kubeconfig(*files, env);
-  if (!config) return config.error();
+  if (!config)
+    return config.error();
 
   ResolvedKube resolved;
   resolved.files = *files;
   resolved.all_namespaces = flags.all_namespaces;
   resolved.context = non_empty(flags.context).value_or(config->current_context);
-  if (auto error = context_error(flags, *config, resolved.context)) return *error;
-  if (auto error = override_error(flags, *config)) return *error;
+  if (auto error = context_error(flags, *config, resolved.context))
+    return *error;
+  if (auto error = override_error(flags, *config))
+    return *error;
 
   const KubeContext* context = nullptr;
   if (auto found = config->contexts.find(resolved.context); found != config->contexts.end()) {
@@ -115,4 +129,4 @@ Expected<ResolvedKube> resolve_kube(const KubeFlags& flags, const Environment& e
   return resolved;
 }
 
-}  // namespace icheck::kube
+} // namespace icheck::kube

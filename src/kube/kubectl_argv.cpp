@@ -4,8 +4,10 @@ namespace icheck::kube {
 namespace {
 
 // "--flag=value" keeps a value that starts with '-' from being read as a flag.
-void add(std::vector<std::string>& argv, const char* flag, const std::optional<std::string>& value) {
-  if (value) argv.push_back(std::string(flag) + "=" + *value);
+void add(std::vector<std::string>& argv, const char* flag,
+         const std::optional<std::string>& value) {
+  if (value)
+    argv.push_back(std::string(flag) + "=" + *value);
 }
 
 void add_connection_flags(std::vector<std::string>& argv, const KubeFlags& flags) {
@@ -13,7 +15,8 @@ void add_connection_flags(std::vector<std::string>& argv, const KubeFlags& flags
   add(argv, "--user", flags.user);
   add(argv, "--request-timeout", flags.request_timeout);
   add(argv, "--as", flags.as);
-  for (const auto& group : flags.as_groups) argv.push_back("--as-group=" + group);
+  for (const auto& group : flags.as_groups)
+    argv.push_back("--as-group=" + group);
   add(argv, "--as-uid", flags.as_uid);
   add(argv, "--token", flags.token);
   add(argv, "--server", flags.server);
@@ -29,7 +32,7 @@ void add_connection_flags(std::vector<std::string>& argv, const KubeFlags& flags
   add(argv, "--v", flags.verbosity);
 }
 
-}  // namespace
+} // namespace
 
 std::string kubectl_program(const Environment& env) {
   return non_empty_env(env, "DYNAMO_ICHECK_KUBECTL").value_or("kubectl");
@@ -38,22 +41,24 @@ std::string kubectl_program(const Environment& env) {
 std::vector<std::string> kubectl_base_argv(const std::string& program, const KubeFlags& flags,
                                            const ResolvedKube& resolved) {
   std::vector<std::string> argv{program};
-  if (flags.kubeconfig && !flags.kubeconfig->empty()) add(argv, "--kubeconfig", flags.kubeconfig);
-  if (!resolved.context.empty()) argv.push_back("--context=" + resolved.context);
+  if (flags.kubeconfig && !flags.kubeconfig->empty())
+    add(argv, "--kubeconfig", flags.kubeconfig);
+  if (!resolved.context.empty())
+    argv.push_back("--context=" + resolved.context);
   add_connection_flags(argv, flags);
   return argv;
 }
 
-std::vector<std::string> get_pods_argv(std::vector<std::string> base,
-                                       const std::string& namespace_, bool all_namespaces,
-                                       const std::string& selector) {
+std::vector<std::string> get_pods_argv(std::vector<std::string> base, const std::string& namespace_,
+                                       bool all_namespaces, const std::string& selector) {
   base.insert(base.end(), {"get", "pods", "-o", "json"});
   if (all_namespaces) {
     base.push_back("-A");
   } else {
     base.insert(base.end(), {"-n", namespace_});
   }
-  if (!selector.empty()) base.insert(base.end(), {"-l", selector});
+  if (!selector.empty())
+    base.insert(base.end(), {"-l", selector});
   return base;
 }
 
@@ -74,4 +79,4 @@ std::vector<std::string> exec_argv(std::vector<std::string> base, const std::str
   return base;
 }
 
-}  // namespace icheck::kube
+} // namespace icheck::kube

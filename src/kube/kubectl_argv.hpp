@@ -2,12 +2,12 @@
 // argv for every kubectl child: the user's own global flags plus the resolved context, so a
 // child sees exactly what `kubectl` typed by the user would see (reference §1.7 point 3).
 
-#include <string>
-#include <vector>
-
 #include "kube/environment.hpp"
 #include "kube/flags.hpp"
 #include "kube/kubeconfig.hpp"
+
+#include <string>
+#include <vector>
 
 namespace icheck::kube {
 
@@ -20,9 +20,8 @@ std::vector<std::string> kubectl_base_argv(const std::string& program, const Kub
                                            const ResolvedKube& resolved);
 
 // base + get pods -o json (-A | -n NS) [-l SELECTOR]
-std::vector<std::string> get_pods_argv(std::vector<std::string> base,
-                                       const std::string& namespace_, bool all_namespaces,
-                                       const std::string& selector);
+std::vector<std::string> get_pods_argv(std::vector<std::string> base, const std::string& namespace_,
+                                       bool all_namespaces, const std::string& selector);
 
 // base + get pods NAME... -o json -n NS: one name gives a Pod, several a List.
 std::vector<std::string> get_named_pods_argv(std::vector<std::string> base,
@@ -34,4 +33,4 @@ std::vector<std::string> exec_argv(std::vector<std::string> base, const std::str
                                    const std::string& pod, const std::string& container,
                                    const std::string& script);
 
-}  // namespace icheck::kube
+} // namespace icheck::kube

@@ -1,7 +1,7 @@
+#include "kube/pods.hpp"
+
 #include <algorithm>
 #include <boost/json.hpp>
-
-#include "kube/pods.hpp"
 
 namespace icheck::kube {
 namespace json = boost::json;
@@ -10,21 +10,25 @@ namespace {
 // Tolerant accessors: a field that is absent or of another type reads as empty, as in
 // kubectl's own printers; only a document that is not a Pod/List is an error.
 const json::object* object_at(const json::object* parent, std::string_view key) {
-  if (parent == nullptr) return nullptr;
+  if (parent == nullptr)
+    return nullptr;
   auto found = parent->find(key);
   return found == parent->end() ? nullptr : found->value().if_object();
 }
 
 const json::array* array_at(const json::object* parent, std::string_view key) {
-  if (parent == nullptr) return nullptr;
+  if (parent == nullptr)
+    return nullptr;
   auto found = parent->find(key);
   return found == parent->end() ? nullptr : found->value().if_array();
 }
 
 std::string string_at(const json::object* parent, std::string_view key) {
-  if (parent == nullptr) return {};
+  if (parent == nullptr)
+    return {};
   auto found = parent->find(key);
-  if (found == parent->end() || !found->value().is_string()) return {};
+  if (found == parent->end() || !found->value().is_string())
+    return {};
   return std::string(found->value().get_string());
 }
 
@@ -32,7 +36,8 @@ std::vector<std::string> strings_at(const json::object* parent, std::string_view
   std::vector<std::string> values;
   if (const auto* array = array_at(parent, key)) {
     for (const auto& value : *array) {
-      if (value.is_string()) values.emplace_back(value.get_string());
+      if (value.is_string())
+        values.emplace_back(value.get_string());
     }
   }
   return values;
@@ -40,18 +45,22 @@ std::vector<std::string> strings_at(const json::object* parent, std::string_view
 
 std::map<std::string, std::string> string_map(const json::object* object) {
   std::map<std::string, std::string> values;
-  if (object == nullptr) return values;
+  if (object == nullptr)
+    return values;
   for (const auto& [key, value] : *object) {
-    if (value.is_string()) values.emplace(std::string(key), std::string(value.get_string()));
+    if (value.is_string())
+      values.emplace(std::string(key), std::string(value.get_string()));
   }
   return values;
 }
 
 const json::object* find_named(const json::array* list, const std::string& name) {
-  if (list == nullptr) return nullptr;
+  if (list == nullptr)
+    return nullptr;
   for (const auto& item : *list) {
     const auto* object = item.if_object();
-    if (object != nullptr && string_at(object, "name") == name) return object;
+    if (object != nullptr && string_at(object, "name") == name)
+      return object;
   }
   return nullptr;
 }
@@ -60,7 +69,8 @@ const json::object* find_condition(const json::object* status, std::string_view 
   if (const auto* conditions = array_at(status, "conditions")) {
     for (const auto& item : *conditions) {
       const auto* object = item.if_object();
-      if (object != nullptr && string_at(object, "type") == type) return object;
+      if (object != nullptr && string_at(object, "type") == type)
+        return object;
     }
   }
   return nullptr;
@@ -99,21 +109,24 @@ std::string phase_reason(const PodInfo& pod, const json::object* status,
       auto reason = string_at(scheduled, "reason");
       return reason.empty() ? "Pending: not scheduled" : "Pending: " + reason;
     }
-    return container_reason.empty() || container_reason == "no container status"
-               ? "Pending"
-               : container_reason;
+    return container_reason.empty() || container_reason == "no container status" ? "Pending"
+                                                                                 : container_reason;
   }
-  auto reason = string_at(status, "reason");  // e.g. Failed: Evicted
+  auto reason = string_at(status, "reason"); // e.g. Failed: Evicted
   return reason.empty() ? pod.phase : pod.phase + ": " + reason;
 }
 
 std::string not_running_reason(const PodInfo& pod, const json::object* metadata,
                                const json::object* status, const ContainerChoice& choice,
                                const std::string& container_reason) {
-  if (pod.container.empty()) return "container \"" + choice.name + "\" not found in pod";
-  if (metadata != nullptr && metadata->contains("deletionTimestamp")) return "Terminating";
-  if (pod.phase != "Running") return phase_reason(pod, status, container_reason);
-  if (!pod.container_running) return container_reason;
+  if (pod.container.empty())
+    return "container \"" + choice.name + "\" not found in pod";
+  if (metadata != nullptr && metadata->contains("deletionTimestamp"))
+    return "Terminating";
+  if (pod.phase != "Running")
+    return phase_reason(pod, status, container_reason);
+  if (!pod.container_running)
+    return container_reason;
   return pod.ready ? "" : "not Ready";
 }
 
@@ -131,7 +144,8 @@ PodInfo parse_pod(const json::object& object, const ContainerChoice& choice) {
   pod.ready = string_at(find_condition(status, "Ready"), "status") == "True";
   const auto* containers = array_at(spec, "containers");
   if (containers != nullptr) {
-    for (const auto& item : *containers) pod.containers.push_back(string_at(item.if_object(), "name"));
+    for (const auto& item : *containers)
+      pod.containers.push_back(string_at(item.if_object(), "name"));
   }
   choose_container(pod, choice);
   const auto* container = find_named(containers, pod.container);
@@ -150,15 +164,17 @@ PodInfo parse_pod(const json::object& object, const ContainerChoice& choice) {
   return pod;
 }
 
-}  // namespace
+} // namespace
 
 Expected<std::vector<PodInfo>> parse_pods_json(std::string_view text,
                                                const ContainerChoice& choice) {
   boost::system::error_code ec;
   auto document = json::parse(text, ec);
-  if (ec) return Error{"kubectl get pods returned invalid JSON: " + ec.message()};
+  if (ec)
+    return Error{"kubectl get pods returned invalid JSON: " + ec.message()};
   const auto* root = document.if_object();
-  if (root == nullptr) return Error{"kubectl get pods returned JSON that is not an object"};
+  if (root == nullptr)
+    return Error{"kubectl get pods returned JSON that is not an object"};
   const auto kind = string_at(root, "kind");
   std::vector<PodInfo> pods;
   if (kind == "Pod") {
@@ -170,20 +186,24 @@ Expected<std::vector<PodInfo>> parse_pods_json(std::string_view text,
   }
   if (const auto* items = array_at(root, "items")) {
     for (const auto& item : *items) {
-      if (const auto* object = item.if_object()) pods.push_back(parse_pod(*object, choice));
+      if (const auto* object = item.if_object())
+        pods.push_back(parse_pod(*object, choice));
     }
   }
   return pods;
 }
 
-bool PodInfo::probeable() const { return !container.empty() && not_running_reason.empty(); }
+bool PodInfo::probeable() const {
+  return !container.empty() && not_running_reason.empty();
+}
 
 std::string PodInfo::skip_detail() const {
   return probeable() ? "" : "not probed: " + not_running_reason;
 }
 
 std::string PodInfo::next_step() const {
-  if (probeable()) return {};
+  if (probeable())
+    return {};
   const auto where = name + " -n " + namespace_;
   if (container.empty()) {
     return "kubectl get pod " + where + " -o jsonpath='{.spec.containers[*].name}'";
@@ -194,4 +214,4 @@ std::string PodInfo::next_step() const {
   return "kubectl describe pod " + where;
 }
 
-}  // namespace icheck::kube
+} // namespace icheck::kube

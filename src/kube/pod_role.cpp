@@ -1,8 +1,8 @@
+#include "kube/pods.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <sstream>
-
-#include "kube/pods.hpp"
 
 namespace icheck::kube {
 namespace {
@@ -24,8 +24,10 @@ bool is_prefill_or_decode(const std::string& value) {
 
 std::string role_from_component_name(const std::string& component) {
   const auto name = lower(component);
-  if (name.find("prefill") != std::string::npos) return "prefill";
-  if (name.find("decode") != std::string::npos) return "decode";
+  if (name.find("prefill") != std::string::npos)
+    return "prefill";
+  if (name.find("decode") != std::string::npos)
+    return "decode";
   return {};
 }
 
@@ -34,7 +36,8 @@ std::vector<std::string> tokens(const std::vector<std::string>& command_line) {
   std::vector<std::string> words;
   for (const auto& arg : command_line) {
     std::istringstream in(arg);
-    for (std::string word; in >> word;) words.push_back(word);
+    for (std::string word; in >> word;)
+      words.push_back(word);
   }
   return words;
 }
@@ -44,10 +47,12 @@ std::vector<std::string> tokens(const std::vector<std::string>& command_line) {
 std::string role_from_command_line(const std::vector<std::string>& command_line) {
   const auto words = tokens(command_line);
   for (std::size_t i = 0; i < words.size(); ++i) {
-    if (words[i] == "--is-prefill-worker") return "prefill";
+    if (words[i] == "--is-prefill-worker")
+      return "prefill";
     if (words[i].rfind("--disaggregation-mode=", 0) == 0) {
       auto mode = words[i].substr(std::string("--disaggregation-mode=").size());
-      if (is_prefill_or_decode(mode)) return mode;
+      if (is_prefill_or_decode(mode))
+        return mode;
     }
     if (words[i] == "--disaggregation-mode" && i + 1 < words.size() &&
         is_prefill_or_decode(words[i + 1])) {
@@ -57,18 +62,23 @@ std::string role_from_command_line(const std::vector<std::string>& command_line)
   return {};
 }
 
-}  // namespace
+} // namespace
 
 std::string pod_role(const std::map<std::string, std::string>& labels,
                      const std::vector<std::string>& command_line) {
   const auto type = label(labels, kComponentTypeLabel);
-  if (is_prefill_or_decode(type)) return type;
-  if (type != "worker" && !type.empty()) return type;  // frontend, planner, epp, ...
+  if (is_prefill_or_decode(type))
+    return type;
+  if (type != "worker" && !type.empty())
+    return type; // frontend, planner, epp, ...
   const auto sub = label(labels, kSubComponentTypeLabel);
-  if (type == "worker" && is_prefill_or_decode(sub)) return sub;
+  if (type == "worker" && is_prefill_or_decode(sub))
+    return sub;
   auto role = role_from_component_name(label(labels, kComponentLabel));
-  if (role.empty()) role = role_from_command_line(command_line);
-  if (role.empty() && type == "worker") role = "worker";
+  if (role.empty())
+    role = role_from_command_line(command_line);
+  if (role.empty() && type == "worker")
+    role = "worker";
   return role;
 }
 
@@ -81,8 +91,10 @@ std::string PodInfo::multinode_role() const {
     return grove_clique.size() >= suffix.size() &&
            grove_clique.compare(grove_clique.size() - suffix.size(), suffix.size(), suffix) == 0;
   };
-  if (ends_with("-ldr")) return "leader";
-  if (ends_with("-wkr")) return "worker";
+  if (ends_with("-ldr"))
+    return "leader";
+  if (ends_with("-wkr"))
+    return "worker";
   return {};
 }
 
@@ -93,17 +105,21 @@ std::vector<PodInfo> select_targets(const std::vector<PodInfo>& pods, bool all_c
   return targets;
 }
 
-std::string default_selector() { return kDeploymentLabel; }
+std::string default_selector() {
+  return kDeploymentLabel;
+}
 
 std::string deployment_selector(const std::string& dgd) {
   return std::string(kDeploymentLabel) + "=" + dgd;
 }
 
 std::string deployments_selector(const std::vector<std::string>& dgds) {
-  if (dgds.size() == 1) return deployment_selector(dgds.front());
+  if (dgds.size() == 1)
+    return deployment_selector(dgds.front());
   std::string list;
-  for (const auto& dgd : dgds) list += (list.empty() ? "" : ",") + dgd;
+  for (const auto& dgd : dgds)
+    list += (list.empty() ? "" : ",") + dgd;
   return std::string(kDeploymentLabel) + " in (" + list + ")";
 }
 
-}  // namespace icheck::kube
+} // namespace icheck::kube

@@ -2,12 +2,12 @@
 // Pods from `kubectl get pods -o json`: role as the Dynamo operator decides it
 // (dynamo-nixl.md §3.2), the container to exec into, and whether the pod can be probed now.
 
+#include "util/expected.hpp"
+
 #include <map>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include "util/expected.hpp"
 
 namespace icheck::kube {
 
@@ -18,8 +18,8 @@ inline constexpr const char* kComponentLabel = "nvidia.com/dynamo-component";
 inline constexpr const char* kGroveCliqueLabel = "grove.io/podclique";
 
 struct ContainerChoice {
-  std::string name = "main";  // the container the Dynamo operator creates
-  bool given = false;         // -c on the command line: no fallback to the first container
+  std::string name = "main"; // the container the Dynamo operator creates
+  bool given = false;        // -c on the command line: no fallback to the first container
 };
 
 struct PodInfo {
@@ -30,20 +30,20 @@ struct PodInfo {
   std::string phase;
   bool ready = false;
   std::map<std::string, std::string> labels;
-  std::string role;       // prefill | decode | worker | frontend | planner | epp | ... | "" unknown
-  std::string component;  // nvidia.com/dynamo-component
-  std::string dgd;        // nvidia.com/dynamo-graph-deployment-name
+  std::string role;      // prefill | decode | worker | frontend | planner | epp | ... | "" unknown
+  std::string component; // nvidia.com/dynamo-component
+  std::string dgd;       // nvidia.com/dynamo-graph-deployment-name
   std::vector<std::string> containers;
-  std::string container;       // chosen; "" when -c names a container the pod lacks
-  std::string container_note;  // "no container main; using first container X"
+  std::string container;      // chosen; "" when -c names a container the pod lacks
+  std::string container_note; // "no container main; using first container X"
   bool container_running = false;
-  std::string not_running_reason;  // "Pending: Unschedulable", "CrashLoopBackOff", ...
-  std::string grove_clique;        // grove.io/podclique
+  std::string not_running_reason; // "Pending: Unschedulable", "CrashLoopBackOff", ...
+  std::string grove_clique;       // grove.io/podclique
 
   bool probeable() const;
-  std::string skip_detail() const;  // one line; "" when probeable
-  std::string next_step() const;    // the command that shows why; "" when probeable
-  std::string multinode_role() const;  // "leader" | "worker" | "" (Grove -ldr / -wkr cliques)
+  std::string skip_detail() const;    // one line; "" when probeable
+  std::string next_step() const;      // the command that shows why; "" when probeable
+  std::string multinode_role() const; // "leader" | "worker" | "" (Grove -ldr / -wkr cliques)
 };
 
 // A List, PodList, or a single Pod. Errors name what was malformed.
@@ -60,8 +60,8 @@ bool is_worker_role(std::string_view role);
 std::vector<PodInfo> select_targets(const std::vector<PodInfo>& pods, bool all_components);
 
 // `-l` values for the target kinds.
-std::string default_selector();  // every pod of any DynamoGraphDeployment
+std::string default_selector(); // every pod of any DynamoGraphDeployment
 std::string deployment_selector(const std::string& dgd);
-std::string deployments_selector(const std::vector<std::string>& dgds);  // --recipe DIR
+std::string deployments_selector(const std::vector<std::string>& dgds); // --recipe DIR
 
-}  // namespace icheck::kube
+} // namespace icheck::kube

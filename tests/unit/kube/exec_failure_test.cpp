@@ -1,6 +1,6 @@
-#include <doctest/doctest.h>
-
 #include "kube/exec_failure.hpp"
+
+#include <doctest/doctest.h>
 
 using namespace icheck::kube;
 
@@ -16,7 +16,7 @@ ExecFailure classify(int code, std::string stderr_text, bool stdout_empty = fals
   return classify_exec_failure(outcome, kTarget);
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("exit 0 is no failure") {
   CHECK(classify(0, "some warning\n").kind == ExecFailureKind::none);
@@ -33,7 +33,8 @@ TEST_CASE("kubectl missing: spawn failure or the launcher's 127") {
 }
 
 TEST_CASE("RBAC forbidden names the user and the verb") {
-  auto failure = classify(1,
+  auto failure = classify(
+      1,
       "Error from server (Forbidden): pods \"llm-decode-0\" is forbidden: User "
       "\"system:serviceaccount:default:ci\" cannot create resource \"pods/exec\" in API group \"\" "
       "in the namespace \"dynamo\"\n");
@@ -41,8 +42,9 @@ TEST_CASE("RBAC forbidden names the user and the verb") {
   CHECK(failure.detail == "pods/exec not allowed for User \"system:serviceaccount:default:ci\" in "
                           "namespace \"dynamo\" (RBAC: cannot create)");
   CHECK(failure.next_step == "kubectl auth can-i create pods/exec -n dynamo");
-  auto get = classify(1, "Error from server (Forbidden): pods \"x\" is forbidden: User \"42\" cannot "
-                         "get resource \"pods/exec\" in API group \"\" in the namespace \"demo\"\n");
+  auto get =
+      classify(1, "Error from server (Forbidden): pods \"x\" is forbidden: User \"42\" cannot "
+                  "get resource \"pods/exec\" in API group \"\" in the namespace \"demo\"\n");
   CHECK(get.next_step == "kubectl auth can-i get pods/exec -n dynamo");
 }
 
@@ -63,9 +65,10 @@ TEST_CASE("pod gone") {
 }
 
 TEST_CASE("container not found: apiserver and kubectl wordings") {
-  for (const auto* text : {"Error from server (BadRequest): container main is not valid for pod llm-decode-0\n",
-                           "error: container main not found in pod llm-decode-0\n",
-                           "error: container main is not valid for pod llm-decode-0 out of: vllm, side\n"}) {
+  for (const auto* text :
+       {"Error from server (BadRequest): container main is not valid for pod llm-decode-0\n",
+        "error: container main not found in pod llm-decode-0\n",
+        "error: container main is not valid for pod llm-decode-0 out of: vllm, side\n"}) {
     auto failure = classify(1, text);
     CHECK(failure.kind == ExecFailureKind::container_not_found);
     CHECK(failure.detail == "container \"main\" not found in pod \"llm-decode-0\"");
@@ -75,25 +78,30 @@ TEST_CASE("container not found: apiserver and kubectl wordings") {
 }
 
 TEST_CASE("no shell: runc's 126, containerd's internal error, a bare 127 with no output") {
-  auto runc = classify(126,
+  auto runc = classify(
+      126,
       "OCI runtime exec failed: exec failed: container_linux.go:345: starting container process "
       "caused \"exec: \\\"sh\\\": executable file not found in $PATH\": unknown\n"
       "command terminated with exit code 126\n");
   CHECK(runc.kind == ExecFailureKind::no_shell);
   CHECK(runc.detail == "no sh in container \"main\": the image has no POSIX shell");
-  auto containerd = classify(1,
+  auto containerd = classify(
+      1,
       "error: Internal error occurred: error executing command in container: failed to exec in "
       "container: failed to start exec \"fc7e\": OCI runtime exec failed: exec failed: unable to "
       "start container process: exec: \"sh\": executable file not found in $PATH: unknown\n");
   CHECK(containerd.kind == ExecFailureKind::no_shell);
-  CHECK(classify(127, "command terminated with exit code 127\n", true).kind == ExecFailureKind::no_shell);
+  CHECK(classify(127, "command terminated with exit code 127\n", true).kind ==
+        ExecFailureKind::no_shell);
   // 127 after the script printed something: a command inside the script was missing.
-  CHECK(classify(127, "sh: ibstat: not found\ncommand terminated with exit code 127\n", false).kind ==
-        ExecFailureKind::command_failed);
+  CHECK(
+      classify(127, "sh: ibstat: not found\ncommand terminated with exit code 127\n", false).kind ==
+      ExecFailureKind::command_failed);
 }
 
 TEST_CASE("the script's own non-zero exit, its stderr not mistaken for kubectl's") {
-  auto failure = classify(3, "cat: /sys/x: not found in pod\ncommand terminated with exit code 3\n");
+  auto failure =
+      classify(3, "cat: /sys/x: not found in pod\ncommand terminated with exit code 3\n");
   CHECK(failure.kind == ExecFailureKind::command_failed);
   CHECK(failure.detail == "probe script exited with code 3: cat: /sys/x: not found in pod");
   CHECK(failure.next_step == "kubectl exec llm-decode-0 -n dynamo -c main -- sh -c true");
@@ -124,8 +132,9 @@ TEST_CASE("connection refused and completed pod") {
 }
 
 TEST_CASE("anything else: kubectl's last line") {
-  auto failure = classify(1, "E1130 memcache.go:265] x\nerror: error reading from error stream: "
-                             "next reader: websocket: close 1006 (abnormal closure): unexpected EOF\n");
+  auto failure =
+      classify(1, "E1130 memcache.go:265] x\nerror: error reading from error stream: "
+                  "next reader: websocket: close 1006 (abnormal closure): unexpected EOF\n");
   CHECK(failure.kind == ExecFailureKind::other);
   CHECK(failure.detail == "error: error reading from error stream: next reader: websocket: close "
                           "1006 (abnormal closure): unexpected EOF");

@@ -1,11 +1,11 @@
 #pragma once
 // An in-memory Environment: files, directories and variables a test sets up explicitly.
 
+#include "kube/environment.hpp"
+
 #include <map>
 #include <set>
 #include <string>
-
-#include "kube/environment.hpp"
 
 namespace icheck::kube::test {
 
@@ -18,12 +18,14 @@ struct FakeEnvironment {
     Environment env;
     env.getenv = [vars = variables](std::string_view name) -> std::optional<std::string> {
       auto found = vars.find(std::string(name));
-      if (found == vars.end()) return std::nullopt;
+      if (found == vars.end())
+        return std::nullopt;
       return found->second;
     };
     env.read_file = [files = files](const std::string& path) -> std::optional<std::string> {
       auto found = files.find(path);
-      if (found == files.end()) return std::nullopt;
+      if (found == files.end())
+        return std::nullopt;
       return found->second;
     };
     env.exists = [files = files, dirs = directories](const std::string& path) {
@@ -36,4 +38,4 @@ struct FakeEnvironment {
   }
 };
 
-}  // namespace icheck::kube::test
+} // namespace icheck::kube::test

@@ -1,7 +1,7 @@
-#include <doctest/doctest.h>
-
 #include "fake_environment.hpp"
 #include "kube/kubectl_argv.hpp"
+
+#include <doctest/doctest.h>
 
 using namespace icheck::kube;
 using Argv = std::vector<std::string>;
@@ -46,10 +46,10 @@ TEST_CASE("base argv: user's kubeconfig, resolved context, then every global fla
   ResolvedKube resolved;
   resolved.context = "ctx-a";
   CHECK(kubectl_base_argv("kubectl", flags, resolved) ==
-        Argv{"kubectl", "--kubeconfig=rel/kc.yaml", "--context=ctx-a", "--cluster=c2",
-             "--user=u1", "--request-timeout=5s", "--as=alice", "--as-group=g1",
-             "--as-group=g2", "--token=t0k", "--server=https://h:6443",
-             "--insecure-skip-tls-verify=true", "--cache-dir=/tmp/c", "--v=6"});
+        Argv{"kubectl", "--kubeconfig=rel/kc.yaml", "--context=ctx-a", "--cluster=c2", "--user=u1",
+             "--request-timeout=5s", "--as=alice", "--as-group=g1", "--as-group=g2", "--token=t0k",
+             "--server=https://h:6443", "--insecure-skip-tls-verify=true", "--cache-dir=/tmp/c",
+             "--v=6"});
   CHECK(kubectl_base_argv("k", KubeFlags{}, ResolvedKube{}) == Argv{"k"});
 }
 

@@ -1,7 +1,7 @@
-#include <doctest/doctest.h>
-
 #include "fake_environment.hpp"
 #include "kube/kubeconfig.hpp"
+
+#include <doctest/doctest.h>
 
 using namespace icheck::kube;
 using icheck::kube::test::FakeEnvironment;
@@ -76,7 +76,7 @@ FakeEnvironment in_cluster(FakeEnvironment fake) {
   return fake;
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("KUBECONFIG a:b: first file's current-context and first definition of each name") {
   auto fake = two_files();
@@ -197,7 +197,8 @@ TEST_CASE("current-context naming a missing context fails with or without -n") {
   FakeEnvironment fake;
   fake.files["/k/ghost.yaml"] = "current-context: ghost\n";
   fake.variables["KUBECONFIG"] = "/k/ghost.yaml";
-  const auto expected = "Error in configuration: context was not found for specified context: ghost";
+  const auto expected =
+      "Error in configuration: context was not found for specified context: ghost";
   CHECK(resolve(fake).error().message == expected);
   KubeFlags flags;
   flags.namespace_ = "foo";

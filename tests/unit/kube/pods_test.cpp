@@ -1,9 +1,8 @@
-#include <doctest/doctest.h>
+#include "kube/pods.hpp"
 
+#include <doctest/doctest.h>
 #include <fstream>
 #include <sstream>
-
-#include "kube/pods.hpp"
 
 using namespace icheck::kube;
 
@@ -24,19 +23,21 @@ std::vector<PodInfo> load(const std::string& name, ContainerChoice choice = {}) 
 
 std::vector<std::string> names_and_roles(const std::vector<PodInfo>& pods) {
   std::vector<std::string> out;
-  for (const auto& pod : pods) out.push_back(pod.name + ":" + pod.role);
+  for (const auto& pod : pods)
+    out.push_back(pod.name + ":" + pod.role);
   return out;
 }
 
 const PodInfo& by_name(const std::vector<PodInfo>& pods, const std::string& name) {
   for (const auto& pod : pods) {
-    if (pod.name == name) return pod;
+    if (pod.name == name)
+      return pod;
   }
   FAIL("no pod " << name);
   return pods.front();
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("v1alpha1-style labels: worker + sub-component-type, then name, then args") {
   const auto pods = load("v1alpha1_workers.json");
@@ -60,7 +61,8 @@ TEST_CASE("v1alpha1-style labels: worker + sub-component-type, then name, then a
 
 TEST_CASE("v1beta1-style labels: component-type prefill/decode; planner and epp excluded") {
   const auto pods = load("v1beta1_workers.json");
-  CHECK(names_and_roles(pods) == std::vector<std::string>{"ds-planner-0:planner", "ds-prefill-0:prefill",
+  CHECK(names_and_roles(pods) == std::vector<std::string>{"ds-planner-0:planner",
+                                                          "ds-prefill-0:prefill",
                                                           "ds-decode-0:decode", "ds-epp-0:epp"});
   CHECK(names_and_roles(select_targets(pods, false)) ==
         std::vector<std::string>{"ds-prefill-0:prefill", "ds-decode-0:decode"});
@@ -76,11 +78,16 @@ TEST_CASE("the frontend is not a target unless --all-components") {
 
 TEST_CASE("role rule on labels alone") {
   using Labels = std::map<std::string, std::string>;
-  CHECK(pod_role(Labels{{kComponentTypeLabel, "worker"}, {kSubComponentTypeLabel, "decode"}}, {}) == "decode");
-  CHECK(pod_role(Labels{{kComponentTypeLabel, "prefill"}, {kSubComponentTypeLabel, "decode"}}, {}) == "prefill");
-  CHECK(pod_role(Labels{{kComponentTypeLabel, "worker"}, {kComponentLabel, "DecodeWorker"}}, {}) == "decode");
-  CHECK(pod_role(Labels{{kComponentTypeLabel, "worker"}}, {"--disaggregation-mode=prefill"}) == "prefill");
-  CHECK(pod_role(Labels{{kComponentTypeLabel, "frontend"}, {kComponentLabel, "PrefillRouter"}}, {}) == "frontend");
+  CHECK(pod_role(Labels{{kComponentTypeLabel, "worker"}, {kSubComponentTypeLabel, "decode"}}, {}) ==
+        "decode");
+  CHECK(pod_role(Labels{{kComponentTypeLabel, "prefill"}, {kSubComponentTypeLabel, "decode"}},
+                 {}) == "prefill");
+  CHECK(pod_role(Labels{{kComponentTypeLabel, "worker"}, {kComponentLabel, "DecodeWorker"}}, {}) ==
+        "decode");
+  CHECK(pod_role(Labels{{kComponentTypeLabel, "worker"}}, {"--disaggregation-mode=prefill"}) ==
+        "prefill");
+  CHECK(pod_role(Labels{{kComponentTypeLabel, "frontend"}, {kComponentLabel, "PrefillRouter"}},
+                 {}) == "frontend");
   CHECK(pod_role(Labels{}, {}) == "");
   CHECK(is_worker_role("worker"));
   CHECK_FALSE(is_worker_role("frontend"));
