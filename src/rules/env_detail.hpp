@@ -1,0 +1,31 @@
+#pragma once
+// Pieces of the env rules (internal to rules/).
+
+#include "recipe/model.hpp"
+#include "report/model.hpp"
+
+#include <optional>
+#include <string>
+
+namespace icheck::rules::detail {
+
+struct EnvContext {
+  bool disagg = false;
+  bool cross_node = false;
+  bool mnnvl = false;
+  bool v1alpha1 = false;  // decides how a `next` YAML change is spelled
+};
+
+report::Finding env_finding(const recipe::Service& service, const std::string& check,
+                            report::Status status, std::string detail, std::string next = "");
+
+// The value as it may be printed: secret-looking names masked, references as they are.
+std::string shown(const recipe::EnvVar& var);
+
+std::optional<report::Finding> judge_ucx_tls(const recipe::Service&, const EnvContext&);
+std::optional<report::Finding> judge_net_devices(const recipe::Service&);
+std::optional<report::Finding> judge_nccl_ib(const recipe::Service&);
+report::Finding judge_rdma_resource(const recipe::Service&, const EnvContext&);
+report::Finding judge_memlock(const recipe::Service&, const EnvContext&);
+
+}  // namespace icheck::rules::detail

@@ -1,0 +1,52 @@
+#include "rules/env_detail.hpp"
+
+using icheck::report::Status;
+
+namespace icheck::rules::detail {
+
+static std::string rdma_list(const recipe::Service& s) {
+  std::string out;
+  for (const auto& [name, quantity] : s.rdma_resources) {
+    out += (out.empty() ? "" : ", ") + name + "=" + quantity;
+  }
+  return out;
+}
+
+report::Finding judge_rdma_resource(const recipe::Service& s, const EnvContext& ctx) {
+  if (!s.rdma_resources.empty()) {
+    return env_finding(s, "rdma-resource", Status::ok, rdma_list(s));
+  }
+  if (!ctx.cross_node) {
+    return env_finding(s, "rdma-resource", Status::ok,
+                       "none requested; workers fit one node (KV can use NVLink)");
+  }
+  if (ctx.mnnvl) {
+    return env_finding(s, "rdma-resource", Status::ok,
+                       "none requested; KV moves over multi-node NVLink (MNNVL intended)");
+  }
+  const std::string count = std::to_string(s.gpus > 0 ? s.gpus : 1);
+  return env_finding(
+      s, "rdma-resource", Status::warn,
+      "no rdma/*, vpc.amazonaws.com/efa or networking.gke.io.networks/* resource on a "
+      "cross-node worker: KV may go over TCP unless NICs come another way (hostNetwork)",
+      ctx.v1alpha1 ? "services." + s.name + ".resources.limits.custom: {rdma/ib: \"" + count + "\"}"
+                   : "components[" + s.name + "] main container resources.limits: {rdma/ib: \"" +
+                         count + "\"}");
+}
+
+report::Finding judge_memlock(const recipe::Service& s, const EnvContext& ctx) {
+  if (s.privileged) {
+    return env_finding(s, "memlock", Status::ok, "privileged: RDMA memory can be pinned");
+  }
+  if (s.ipc_lock) {
+    return env_finding(s, "memlock", Status::ok, "IPC_LOCK capability: RDMA memory can be pinned");
+  }
+  return env_finding(
+      s, "memlock", Status::warn,
+      "no IPC_LOCK capability, not privileged: RDMA registration may fail (unless the node's "
+      "memlock limit is unlimited)",
+      ctx.v1alpha1 ? "extraPodSpec.mainContainer.securityContext.capabilities.add: [IPC_LOCK]"
+                   : "main container securityContext.capabilities.add: [IPC_LOCK]");
+}
+
+}  // namespace icheck::rules::detail

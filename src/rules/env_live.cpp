@@ -1,0 +1,68 @@
+#include "rules/env_live.hpp"
+
+#include "recipe/transport_vars.hpp"
+#include "report/redact.hpp"
+
+using icheck::report::Status;
+
+namespace icheck::rules {
+
+namespace {
+
+report::Finding live_finding(const std::string& service, const std::string& var, Status status,
+                             std::string detail) {
+  report::Finding f;
+  f.name = service + " " + var;
+  f.layer = report::Layer::env;
+  f.status = status;
+  f.detail = std::move(detail);
+  return f;
+}
+
+report::Finding compare_one(const std::string& service, const recipe::EnvVar& expected,
+                            const std::map<std::string, std::string>& pod_env) {
+  const auto live = pod_env.find(expected.name);
+  const std::string want = report::shown_value(expected.name, expected.value);
+  if (live == pod_env.end()) {
+    auto f = live_finding(service, expected.name, Status::warn,
+                          "recipe sets " + want + ", the pod does not have it");
+    f.next = "kubectl get dgd -o yaml  # was the recipe applied as is?";
+    return f;
+  }
+  if (expected.is_reference) {
+    return live_finding(service, expected.name, Status::ok,
+                        live->second + " (from " + expected.value + " in the recipe)");
+  }
+  if (want == live->second) {
+    return live_finding(service, expected.name, Status::ok, live->second + " as in the recipe");
+  }
+  return live_finding(service, expected.name, Status::warn,
+                      live->second + " in the pod, " + want +
+                          " in the recipe: operator or image changed it");
+}
+
+}  // namespace
+
+std::vector<report::Finding> compare_live(const std::string& service,
+                                          const std::vector<recipe::EnvVar>& recipe_env,
+                                          const std::map<std::string, std::string>& pod_env) {
+  std::vector<report::Finding> out;
+  std::map<std::string, bool> in_recipe;
+  for (const auto& var : recipe_env) {
+    if (recipe::is_transport_var(var.name)) {
+      in_recipe[var.name] = true;
+      out.push_back(compare_one(service, var, pod_env));
+    }
+  }
+  for (const auto& [name, value] : pod_env) {
+    if (!in_recipe.contains(name)) {
+      auto f = live_finding(service, name, Status::ok,
+                            value + " (not in the recipe: injected by operator or image)");
+      f.required = false;
+      out.push_back(std::move(f));
+    }
+  }
+  return out;
+}
+
+}  // namespace icheck::rules

@@ -1,0 +1,22 @@
+#pragma once
+// env --live: a recipe service's transport env against what one running pod really has.
+// Pure: the pod env comes in already read (transport variables only) and masked.
+
+#include "recipe/model.hpp"
+#include "report/model.hpp"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace icheck::rules {
+
+// Per transport variable, named "<service> <VAR>", layer env:
+// same value -> ok; differs -> warn (operator or image changed it); only in the pod -> ok,
+// required=false (injected by operator or image); only in the recipe -> warn.
+// A recipe valueFrom reference cannot be compared: ok with the pod's value.
+std::vector<report::Finding> compare_live(const std::string& service,
+                                          const std::vector<recipe::EnvVar>& recipe_env,
+                                          const std::map<std::string, std::string>& pod_env);
+
+}  // namespace icheck::rules

@@ -1,0 +1,93 @@
+#include "rules/env_rules.hpp"
+
+#include "recipe/shape.hpp"
+#include "recipe/transport_vars.hpp"
+#include "report/redact.hpp"
+#include "rules/env_detail.hpp"
+
+#include <set>
+
+using icheck::report::Status;
+
+namespace icheck::rules {
+
+namespace detail {
+
+report::Finding env_finding(const recipe::Service& service, const std::string& check,
+                            Status status, std::string detail, std::string next) {
+  report::Finding f;
+  f.name = service.name + " " + check;
+  f.layer = report::Layer::env;
+  f.status = status;
+  f.detail = std::move(detail);
+  f.next = std::move(next);
+  return f;
+}
+
+std::string shown(const recipe::EnvVar& var) {
+  return var.is_reference ? "from " + var.value : report::shown_value(var.name, var.value);
+}
+
+}  // namespace detail
+
+namespace {
+
+// Judged variables get their own finding; listing them too would say the same twice.
+const std::set<std::string> judged{"UCX_TLS", "UCX_NET_DEVICES"};
+
+void list_transport_vars(const recipe::Service& s, bool was_judged,
+                         std::vector<report::Finding>& out) {
+  for (const auto& var : s.env) {
+    if (!recipe::is_transport_var(var.name) || (was_judged && judged.contains(var.name))) {
+      continue;
+    }
+    auto f = detail::env_finding(s, var.name, Status::ok, detail::shown(var));
+    f.required = false;
+    out.push_back(std::move(f));
+  }
+}
+
+template <class T>
+void add(std::vector<report::Finding>& out, T&& finding) {
+  if (finding) {
+    out.push_back(std::move(*finding));
+  }
+}
+
+void judge_worker(const recipe::Service& s, const detail::EnvContext& ctx,
+                  std::vector<report::Finding>& out) {
+  add(out, detail::judge_ucx_tls(s, ctx));
+  add(out, detail::judge_net_devices(s));
+  out.push_back(detail::judge_rdma_resource(s, ctx));
+  out.push_back(detail::judge_memlock(s, ctx));
+}
+
+}  // namespace
+
+std::vector<report::Finding> env_findings(const recipe::Deployment& dgd) {
+  detail::EnvContext ctx{recipe::is_disagg(dgd), recipe::is_cross_node(dgd),
+                         recipe::mnnvl_intended(dgd), dgd.api_version == "nvidia.com/v1alpha1"};
+  std::vector<report::Finding> out;
+  if (!ctx.disagg) {
+    recipe::Service whole;
+    whole.name = dgd.name;
+    auto f = detail::env_finding(whole, "transport", Status::ok,
+                                 "aggregated (no prefill/decode split): KV never moves between "
+                                 "workers, the transport is not exercised");
+    f.required = false;
+    out.push_back(std::move(f));
+  }
+  for (const auto& s : dgd.services) {
+    const bool judge = ctx.disagg && recipe::is_worker(s);
+    if (judge) {
+      judge_worker(s, ctx, out);
+    }
+    if (recipe::is_worker(s)) {
+      add(out, detail::judge_nccl_ib(s));
+    }
+    list_transport_vars(s, judge, out);
+  }
+  return out;
+}
+
+}  // namespace icheck::rules
