@@ -77,7 +77,7 @@ TEST_CASE("container not found: apiserver and kubectl wordings") {
   }
 }
 
-TEST_CASE("no shell: runc's 126, containerd's internal error, a bare 127 with no output") {
+TEST_CASE("no shell: runc's 126 / containerd's internal error / a bare 127 with no output") {
   auto runc = classify(
       126,
       "OCI runtime exec failed: exec failed: container_linux.go:345: starting container process "
@@ -99,7 +99,7 @@ TEST_CASE("no shell: runc's 126, containerd's internal error, a bare 127 with no
       ExecFailureKind::command_failed);
 }
 
-TEST_CASE("the script's own non-zero exit, its stderr not mistaken for kubectl's") {
+TEST_CASE("the script's own non-zero exit / its stderr not mistaken for kubectl's") {
   auto failure =
       classify(3, "cat: /sys/x: not found in pod\ncommand terminated with exit code 3\n");
   CHECK(failure.kind == ExecFailureKind::command_failed);

@@ -6,7 +6,7 @@
 using namespace icheck::kube;
 using Argv = std::vector<std::string>;
 
-TEST_CASE("-n=foo and friends are split; -nfoo, --namespace=foo and args after -- are kept") {
+TEST_CASE("-n=foo and friends are split - -nfoo / --namespace=foo and args after -- are kept") {
   CHECK(normalize_kubectl_argv({"node", "-n=foo", "-l=app=x", "-c=side", "-o=json", "-v=6"}) ==
         Argv{"node", "-n", "foo", "-l", "app=x", "-c", "side", "-o", "json", "-v", "6"});
   CHECK(normalize_kubectl_argv({"-nfoo", "--namespace=foo", "-A"}) ==
@@ -23,14 +23,14 @@ TEST_CASE("namespace validation words") {
   CHECK(*namespace_error("..") == "error: invalid namespace \"..\": [may not be '..']");
 }
 
-TEST_CASE("kubectl program: DYNAMO_ICHECK_KUBECTL, else kubectl") {
+TEST_CASE("kubectl program: DYNAMO_ICHECK_KUBECTL / else kubectl") {
   test::FakeEnvironment fake;
   CHECK(kubectl_program(fake.environment()) == "kubectl");
   fake.variables["DYNAMO_ICHECK_KUBECTL"] = "/usr/lib/google-cloud-sdk/bin/kubectl.1.31";
   CHECK(kubectl_program(fake.environment()) == "/usr/lib/google-cloud-sdk/bin/kubectl.1.31");
 }
 
-TEST_CASE("base argv: user's kubeconfig, resolved context, then every global flag given") {
+TEST_CASE("base argv: user's kubeconfig / resolved context / then every global flag given") {
   KubeFlags flags;
   flags.kubeconfig = "rel/kc.yaml";
   flags.request_timeout = "5s";
@@ -53,7 +53,7 @@ TEST_CASE("base argv: user's kubeconfig, resolved context, then every global fla
   CHECK(kubectl_base_argv("k", KubeFlags{}, ResolvedKube{}) == Argv{"k"});
 }
 
-TEST_CASE("get pods argv: namespace or -A, optional selector") {
+TEST_CASE("get pods argv: namespace or -A / optional selector") {
   const Argv base{"kubectl", "--context=c"};
   CHECK(get_pods_argv(base, "dyn", false, "nvidia.com/dynamo-graph-deployment-name=llm") ==
         Argv{"kubectl", "--context=c", "get", "pods", "-o", "json", "-n", "dyn", "-l",

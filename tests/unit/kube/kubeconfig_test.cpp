@@ -116,7 +116,7 @@ TEST_CASE("a first file without current-context leaves it to the next file") {
   CHECK(r->namespace_ == "ns-a");
 }
 
-TEST_CASE("missing, empty and duplicate KUBECONFIG entries are dropped") {
+TEST_CASE("missing / empty and duplicate KUBECONFIG entries are dropped") {
   auto fake = two_files();
   fake.variables["KUBECONFIG"] = "/nonexist.yaml::/k/a.yaml:/k/a.yaml";
   auto r = resolve(fake);
@@ -125,7 +125,7 @@ TEST_CASE("missing, empty and duplicate KUBECONFIG entries are dropped") {
   CHECK(r->files == std::vector<std::string>{"/k/a.yaml"});
 }
 
-TEST_CASE("without KUBECONFIG, $HOME/.kube/config; empty KUBECONFIG counts as unset") {
+TEST_CASE("without KUBECONFIG / $HOME/.kube/config - empty KUBECONFIG counts as unset") {
   auto fake = two_files();
   fake.files["/home/u/.kube/config"] = kB;
   fake.variables["KUBECONFIG"] = "";
@@ -149,7 +149,7 @@ TEST_CASE("--kubeconfig wins over KUBECONFIG and must exist") {
   CHECK(missing.error().message == "error: stat /nope.yaml: no such file or directory");
 }
 
-TEST_CASE("--context picks another context; -n overrides its namespace") {
+TEST_CASE("--context picks another context - -n overrides its namespace") {
   auto fake = two_files();
   fake.variables["KUBECONFIG"] = "/k/a.yaml:/k/b.yaml";
   auto r = resolve(fake, with_context("ctx-b"));
@@ -163,7 +163,7 @@ TEST_CASE("--context picks another context; -n overrides its namespace") {
   CHECK(ns->namespace_ == "flagns");
 }
 
-TEST_CASE("-n \"\" is not set; a context without namespace gives default") {
+TEST_CASE("-n with an empty value is not set - a context without namespace gives default") {
   auto fake = two_files();
   fake.variables["KUBECONFIG"] = "/k/a.yaml";
   KubeFlags flags;
@@ -235,7 +235,7 @@ TEST_CASE("a name twice in one file is a load error") {
         "*map[string]*api.Cluster: duplicate name \"kubeconfig-cluster\" in list");
 }
 
-TEST_CASE("no kubeconfig at all: no context, default namespace, localhost:8080") {
+TEST_CASE("no kubeconfig at all: no context / default namespace / localhost:8080") {
   FakeEnvironment fake;
   fake.variables["HOME"] = "/home/u";
   auto r = resolve(fake);
@@ -246,7 +246,7 @@ TEST_CASE("no kubeconfig at all: no context, default namespace, localhost:8080")
   CHECK(r->files.empty());
 }
 
-TEST_CASE("in-cluster: POD_NAMESPACE, then the service-account file") {
+TEST_CASE("in-cluster: POD_NAMESPACE / then the service-account file") {
   auto fake = in_cluster(FakeEnvironment{});
   fake.variables["POD_NAMESPACE"] = "podns";
   auto r = resolve(fake);
@@ -257,7 +257,7 @@ TEST_CASE("in-cluster: POD_NAMESPACE, then the service-account file") {
   CHECK(resolve(fake)->namespace_ == "sa-ns");
 }
 
-TEST_CASE("in-cluster never beats -n or a namespace the context sets, even \"default\"") {
+TEST_CASE("in-cluster never beats -n or a namespace the context sets / even default") {
   auto fake = in_cluster(two_files());
   fake.variables["POD_NAMESPACE"] = "podns";
   fake.variables["KUBECONFIG"] = "/k/a.yaml";

@@ -39,7 +39,7 @@ const PodInfo& by_name(const std::vector<PodInfo>& pods, const std::string& name
 
 } // namespace
 
-TEST_CASE("v1alpha1-style labels: worker + sub-component-type, then name, then args") {
+TEST_CASE("v1alpha1-style labels: worker + sub-component-type / then name / then args") {
   const auto pods = load("v1alpha1_workers.json");
   CHECK(names_and_roles(pods) ==
         std::vector<std::string>{"llm-frontend-7d9f:frontend", "llm-vllmprefillworker-0:prefill",
@@ -59,7 +59,7 @@ TEST_CASE("v1alpha1-style labels: worker + sub-component-type, then name, then a
   CHECK(prefill.skip_detail() == "");
 }
 
-TEST_CASE("v1beta1-style labels: component-type prefill/decode; planner and epp excluded") {
+TEST_CASE("v1beta1-style labels: component-type prefill/decode - planner and epp excluded") {
   const auto pods = load("v1beta1_workers.json");
   CHECK(names_and_roles(pods) == std::vector<std::string>{"ds-planner-0:planner",
                                                           "ds-prefill-0:prefill",
@@ -123,7 +123,7 @@ TEST_CASE("pods that cannot be probed say why and what to run next") {
   CHECK(by_name(pods, "nb-job-0").not_running_reason == "Succeeded");
 }
 
-TEST_CASE("no main container: the first one, said in a note") {
+TEST_CASE("no main container: the first one / said in a note") {
   const auto pods = load("not_probeable.json");
   const auto& pod = by_name(pods, "nb-decode-3");
   CHECK(pod.container == "vllm");
@@ -131,7 +131,7 @@ TEST_CASE("no main container: the first one, said in a note") {
   CHECK(pod.probeable());
 }
 
-TEST_CASE("-c naming a container the pod lacks: not probeable, no fallback") {
+TEST_CASE("-c naming a container the pod lacks: not probeable / no fallback") {
   const auto pods = load("not_probeable.json", ContainerChoice{"main", true});
   const auto& pod = by_name(pods, "nb-decode-3");
   CHECK(pod.container == "");
@@ -152,7 +152,7 @@ TEST_CASE("a single Pod document (get pods NAME -o json) parses as one pod") {
   CHECK(pods[0].role == "decode");
 }
 
-TEST_CASE("malformed documents are errors, an empty List is not") {
+TEST_CASE("malformed documents are errors / an empty List is not") {
   CHECK(parse_pods_json("{\"kind\":\"List\",\"items\":[]}", {})->empty());
   CHECK(parse_pods_json("[1]", {}).error().message ==
         "kubectl get pods returned JSON that is not an object");
