@@ -12,10 +12,13 @@ const TopoRow* Topology::row(const std::string& label_or_name) const {
 
 const TopoLink* Topology::link(const std::string& from, const std::string& to) const {
   const TopoRow* r = row(from);
-  const TopoRow* c = row(to);
-  if (r == nullptr || c == nullptr) return nullptr;
-  // Columns carry the labels as printed; find the column of the target row's label.
-  auto it = std::find(columns.begin(), columns.end(), c->label);
+  if (r == nullptr) return nullptr;
+  // The target is a column: its printed label, or a NIC name the legend maps to a label
+  // (a truncated table can have the column without the row).
+  std::string label = to;
+  for (const auto& [nic, name] : nic_legend)
+    if (name == to) label = nic;
+  auto it = std::find(columns.begin(), columns.end(), label);
   if (it == columns.end()) return nullptr;
   auto index = static_cast<std::size_t>(it - columns.begin());
   return index < r->links.size() ? &r->links[index] : nullptr;

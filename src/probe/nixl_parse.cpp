@@ -1,0 +1,235 @@
+#include <algorithm>
+#include <cctype>
+
+#include "probe/nixl_facts.hpp"
+#include "probe/sections.hpp"
+#include "probe/text.hpp"
+
+namespace icheck::probe {
+namespace {
+
+void add_unique(std::vector<std::string>& v, std::string s) {
+  if (std::find(v.begin(), v.end(), s) == v.end()) v.push_back(std::move(s));
+}
+
+void read_env(const Section& s, NixlFacts& f) {
+  for (auto line : text::lines(s.body)) {
+    if (line.starts_with("NIXL_PLUGIN_DIR=")) f.plugin_dir_env = line.substr(16);
+    else if (line.starts_with("LD_PRELOAD=")) f.ld_preload = line.substr(11);
+  }
+}
+
+// "libplugin_UCX.so" -> "UCX"
+std::string backend_name(std::string_view file) {
+  constexpr std::string_view prefix = "libplugin_";
+  if (file.starts_with(prefix)) file.remove_prefix(prefix.size());
+  if (file.ends_with(".so")) file.remove_suffix(3);
+  return std::string(file);
+}
+
+bool same_dir(const NixlPluginDir& a, const NixlPluginDir& b) {
+  auto key = [](const NixlPluginDir& d) { return d.real_path.empty() ? d.path : d.real_path; };
+  return key(a) == key(b);
+}
+
+void keep_dir(NixlFacts& f, NixlPluginDir d) {
+  for (const auto& seen : f.plugin_dirs)
+    if (same_dir(seen, d)) return;  // /opt/dynamo/nixl is a symlink into the wheel
+  f.plugin_dirs.push_back(std::move(d));
+}
+
+void read_dirs(const Section& s, NixlFacts& f) {
+  std::optional<NixlPluginDir> cur;
+  for (auto raw : text::lines(s.body)) {
+    auto line = text::trim(raw);
+    if (line.empty()) continue;
+    if (line.starts_with("! env ")) {
+      f.plugin_dir_env_missing = true;
+    } else if (line.starts_with("@ ")) {
+      if (cur) keep_dir(f, std::move(*cur));
+      auto rest = line.substr(2);
+      auto sp = rest.find(' ');
+      cur = NixlPluginDir{};
+      cur->source = std::string(rest.substr(0, sp));
+      if (sp != std::string_view::npos) cur->path = std::string(rest.substr(sp + 1));
+    } else if (cur && line.starts_with("real ")) {
+      cur->real_path = std::string(line.substr(5));
+    } else if (cur && line.starts_with("libplugin_")) {
+      add_unique(cur->plugins, backend_name(line));
+    }
+  }
+  if (cur) keep_dir(f, std::move(*cur));
+}
+
+void read_python(const Section& s, NixlFacts& f) {
+  auto& p = f.python_import;
+  if (s.absent) return;
+  p.attempted = true;
+  std::string_view last;
+  for (auto raw : text::lines(s.body)) {
+    auto line = text::trim(raw);
+    if (line.starts_with("file ")) p.path = std::string(line.substr(5));
+    if (!line.empty()) last = line;
+  }
+  p.ok = s.rc == 0 && !p.path.empty();
+  if (p.ok) return;
+  if (s.rc == 124 || s.rc == 137 || s.rc == 143) p.error = "timed out";
+  else p.error = last.empty() ? "no output" : std::string(last);
+}
+
+// "0.10.1" from the first token that starts with a digit and has a dot.
+std::optional<std::string> version_token(std::string_view line) {
+  for (auto w : text::words(line)) {
+    while (!w.empty() && (w.front() == 'v' || w.front() == '=' || w.front() == ':')) w.remove_prefix(1);
+    if (!w.empty() && std::isdigit(static_cast<unsigned char>(w.front())) &&
+        w.find('.') != std::string_view::npos)
+      return std::string(w);
+  }
+  return std::nullopt;
+}
+
+// Wheel names normalise '-' and '_' alike; the CUDA-specific wheel is the one that loads.
+int wheel_rank(std::string name) {
+  std::replace(name.begin(), name.end(), '-', '_');
+  name = text::lower(name);
+  if (name == "nixl_cu13" || name == "nixl_cu12") return 2;
+  if (name == "nixl") return 1;
+  return 0;
+}
+
+void read_versions_file(std::string_view file, std::vector<std::string_view> body, NixlFacts& f) {
+  auto& v = f.versions;
+  for (auto line : body) {
+    v.lines.emplace_back(line);
+    auto low = text::lower(line);
+    auto tok = version_token(line);
+    if (!tok) continue;
+    if (text::contains(low, "ucx") && !v.ucx) v.ucx = tok;
+    else if (text::contains(low, "nixl") && !v.nixl) {
+      v.nixl = tok;
+      v.nixl_source = std::string(file);
+    }
+  }
+}
+
+void read_versions(const Section& s, NixlFacts& f) {
+  std::string file;
+  std::vector<std::string_view> body;
+  int best_rank = 0;
+  auto flush = [&] {
+    if (file.empty()) return;
+    if (file.ends_with("METADATA")) {
+      std::string name, version;
+      for (auto line : body) {
+        if (auto kv = text::key_value(line)) {
+          if (kv->first == "Name") name = kv->second;
+          if (kv->first == "Version") version = kv->second;
+        }
+      }
+      int rank = wheel_rank(name);
+      if (rank > best_rank && !version.empty()) {
+        best_rank = rank;
+        f.versions.nixl = version;
+        f.versions.nixl_source = file;
+      }
+    } else {
+      read_versions_file(file, body, f);
+    }
+    body.clear();
+  };
+  // Wheel METADATA wins over the versions file; read the file's lines first, then override.
+  for (auto line : text::lines(s.body)) {
+    if (line.starts_with("==> ") && line.ends_with(" <==")) {
+      flush();
+      file = std::string(line.substr(4, line.size() - 8));
+    } else if (!file.empty() && !line.empty()) {
+      body.push_back(line);
+    }
+  }
+  flush();
+}
+
+void read_tools(const Section& s, NixlFacts& f) {
+  auto& t = f.tools;
+  for (auto line : text::lines(s.body)) {
+    auto w = text::words(line);
+    if (w.size() < 2) continue;
+    std::string path(line.substr(line.find(w[1])));
+    if (w[0] == "nixlbench") t.nixlbench = NixlBench{path, std::nullopt};
+    else if (w[0] == "nixl_test") t.nixl_test = path;
+    else if (w[0] == "nixl_example") t.nixl_example = path;
+    else if (w[0] == "ucx_perftest") t.ucx_perftest = path;
+    else if (w[0] == "ucx_info") t.ucx_info = path;
+  }
+}
+
+// gflags prints "-asio_address (...)"; an older build has no asio flag at all, but its
+// --help still names runtime_type, which is what makes a "no" trustworthy.
+void read_bench_help(const Section& s, NixlFacts& f) {
+  if (s.absent || !f.tools.nixlbench) return;
+  auto low = text::lower(s.body);
+  if (text::contains(low, "asio")) f.tools.nixlbench->asio = true;
+  else if (text::contains(low, "runtime_type")) f.tools.nixlbench->asio = false;
+}
+
+void read_efa(const Section& s, NixlFacts& f) {
+  for (auto line : text::lines(s.body))
+    if (auto t = text::trim(line); !t.empty()) add_unique(f.efa_devices, std::string(t));
+}
+
+void read_ucx_maps(const Section& s, NixlFacts& f) {
+  if (s.absent) return;
+  for (auto line : text::lines(s.body)) {
+    auto w = text::words(line);
+    if (w.size() >= 2 && w[0] == "pid") {
+      f.ucx_in_process = UcxInProcess{std::string(w[1]), w.size() > 2 ? std::string(w[2]) : ""};
+    } else if (f.ucx_in_process && w.size() >= 6 && w.back().starts_with("/")) {
+      add_unique(f.ucx_in_process->libs, std::string(w.back()));
+    }
+  }
+}
+
+}  // namespace
+
+bool NixlPluginDir::has(std::string_view backend) const {
+  return std::find(plugins.begin(), plugins.end(), backend) != plugins.end();
+}
+
+const NixlPluginDir* NixlFacts::active_plugin_dir() const {
+  for (const auto& d : plugin_dirs)
+    if (d.source == "env") return &d;
+  return plugin_dirs.empty() ? nullptr : &plugin_dirs.front();
+}
+
+std::vector<std::string> NixlFacts::ucx_copies() const {
+  std::vector<std::string> dirs;
+  if (!ucx_in_process) return dirs;
+  for (const auto& lib : ucx_in_process->libs) {
+    auto slash = lib.rfind('/');
+    auto base = std::string_view(lib).substr(slash + 1);
+    if (!base.starts_with("libucp") && !base.starts_with("libucs")) continue;
+    add_unique(dirs, lib.substr(0, slash));
+  }
+  return dirs;
+}
+
+NixlFacts parse_nixl_probe(std::string_view raw) {
+  NixlFacts f;
+  auto out = split_sections(raw);
+  using Reader = void (*)(const Section&, NixlFacts&);
+  const std::pair<std::string_view, Reader> readers[] = {
+      {"nixl_env", read_env},           {"nixl_dirs", read_dirs},
+      {"nixl_python", read_python},     {"nixl_versions", read_versions},
+      {"nixl_tools", read_tools},       {"nixl_bench_help", read_bench_help},
+      {"nixl_efa", read_efa},           {"nixl_ucx_maps", read_ucx_maps},
+  };
+  for (const auto& [name, read] : readers) {
+    if (const auto* s = out.find(name)) {
+      f.probed = true;
+      read(*s, f);
+    }
+  }
+  return f;
+}
+
+}  // namespace icheck::probe
