@@ -1,6 +1,6 @@
 """Each fake pod is a sandbox: a small root filesystem and a way to run a command in it.
 
-The root is built once per pod in the server's work dir: busybox-static as /bin/busybox with
+The root is built once per distinct root spec (identical pods share it) in the work dir: busybox-static as /bin/busybox with
 relative applet symlinks (unless "busybox": false), then the scenario's layers from
 tests/e2e/roots/ copied in order, inline files, removals. /sys, /proc and /dev inside the
 root are plain files from the scenario; nothing of the host is bind-mounted.
@@ -71,16 +71,44 @@ def _copy_layer(src, dst):
                 shutil.copy2(s, d)
 
 
+def root_key(pod):
+    """Pods whose roots would be byte-identical share one built root (fan-out scenarios)."""
+    import hashlib
+    import json
+    s = pod.spec
+    key = json.dumps([s.get("root"), s.get("files"), s.get("remove"), s.get("busybox", True),
+                      pod.exec.get("memlock_bytes")], sort_keys=True)
+    return hashlib.sha1(key.encode()).hexdigest()[:12]
+
+
+_roots = {}
+_roots_lock = threading.Lock()
+
+
+def sandbox_for(pod, workdir):
+    """One Sandbox per pod, sharing the built root with identical pods."""
+    key = root_key(pod)
+    with _roots_lock:
+        shared = _roots.setdefault((workdir, key), _SharedRoot(os.path.join(workdir, "roots", key)))
+    return Sandbox(pod, shared)
+
+
+class _SharedRoot:
+    def __init__(self, path):
+        self.path = path
+        self.built = False
+        self.lock = threading.Lock()
+
+
 class Sandbox:
-    def __init__(self, pod, workdir):
+    def __init__(self, pod, shared):
         self.pod = pod
-        self.root = os.path.join(workdir, "roots", pod.namespace, pod.name)
-        self._built = False
-        self._lock = threading.Lock()
+        self.shared = shared
+        self.root = shared.path
 
     def build(self):
-        with self._lock:
-            if self._built:
+        with self.shared.lock:
+            if self.shared.built:
                 return
             spec = self.pod.spec
             root = self.root
@@ -92,7 +120,7 @@ class Sandbox:
             if spec.get("busybox", True):
                 bb = os.path.join(root, "bin", "busybox")
                 try:
-                    os.link(_shared_busybox(os.path.dirname(os.path.dirname(os.path.dirname(root)))), bb)
+                    os.link(_shared_busybox(os.path.dirname(os.path.dirname(root))), bb)
                 except OSError:
                     shutil.copy2(BUSYBOX, bb)
                 for a in busybox_applets():
@@ -128,9 +156,7 @@ class Sandbox:
                         if line.startswith("Max locked memory"):
                             line = "%-26s%-21d%-21d%-10s\n" % ("Max locked memory", memlock, memlock, "bytes")
                         f.write(line)
-            with open(os.path.join(root, "etc", "hostname"), "w") as f:
-                f.write(self.pod.name + "\n")
-            self._built = True
+            self.shared.built = True
 
     def env(self, container):
         env = {"PATH": POD_PATH, "HOSTNAME": self.pod.name, "HOME": "/root",
@@ -170,7 +196,8 @@ class Sandbox:
                "/bin/sh", "-c", 'h=$0; n=$1; shift; "$h" "$n" && exec "$@"', HOSTNAME, self.pod.name,
                CHROOT, self.root] + list(argv)
         # The setup shell above runs from the host (before chroot) only to set the hostname in
-        # the new UTS namespace; the pod's command itself only ever runs chrooted.
+        # the new UTS namespace and give this exec its own /tmp (roots are shared between
+        # identical pods); the pod's command itself only ever runs chrooted.
         memlock = self.pod.exec.get("memlock_bytes")
         if memlock is not None:
             cmd = [PRLIMIT, "--memlock=%d:%d" % (memlock, memlock), "--"] + cmd

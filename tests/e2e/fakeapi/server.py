@@ -62,7 +62,7 @@ class FakeAPI(ThreadingHTTPServer):
         super().__init__(("127.0.0.1", port), Handler)
         self.scenario = scenario
         self.workdir = workdir
-        self.sandboxes = {(p.namespace, p.name): sbx.Sandbox(p, workdir) for p in scenario.pods}
+        self.sandboxes = {(p.namespace, p.name): sbx.sandbox_for(p, workdir) for p in scenario.pods}
         self.request_log = request_log
         self.log_lock = threading.Lock()
         self.exec_id = 0
