@@ -1,0 +1,116 @@
+#include <doctest/doctest.h>
+
+#include "fixture.hpp"
+#include "probe/parsers.hpp"
+
+using namespace icheck::probe;
+using icheck::probe::test::fixture;
+
+TEST_CASE("ucx_info -v: 1.16 source build with CUDA and GDRCopy") {
+  auto v = parse_ucx_version(fixture("ucx_info/ucx-1.16-version-source-build.txt"));
+  CHECK(v.version == "1.16.0");
+  CHECK(v.revision == "e4bb802");
+  CHECK(v.with_cuda);
+  CHECK(v.with_gdrcopy);
+}
+
+TEST_CASE("ucx_info -v and -d | grep Transport: HPC-X 1.17") {
+  auto text = fixture("ucx_info/ucx-1.17-hpcx-v-and-transport-grep.txt");
+  auto v = parse_ucx_version(text);
+  CHECK(v.version == "1.17.0");
+  CHECK(v.revision == "39c8f9b");
+  auto d = parse_ucx_devices(text);
+  CHECK_FALSE(d.old_layout);
+  REQUIRE(d.transports.size() >= 30);
+  CHECK(d.transports[0].transport == "self");
+  CHECK(d.transports[0].device.empty());
+  int rc_mlx5 = 0;
+  for (const auto& t : d.transports) rc_mlx5 += t.transport == "rc_mlx5";
+  CHECK(rc_mlx5 == 4);
+}
+
+TEST_CASE("ucx_info -v: MLNX_OFED RPM 1.17") {
+  auto v = parse_ucx_version(fixture("ucx_info/ucx-1.17-mlnx-ofed-rpm-v-truncated.txt"));
+  CHECK(v.version == "1.17.0");
+  CHECK(v.revision == "7bb2722");
+  CHECK_FALSE(v.configured_with.empty());
+}
+
+TEST_CASE("ucx_info -v without '# ' prefix") {
+  auto v = parse_ucx_version("Library version: 1.20.0\nGit branch '', revision abc1234\n");
+  CHECK(v.version == "1.20.0");
+  CHECK(v.revision == "abc1234");
+}
+
+TEST_CASE("ucx_info -d: cuda_cpy memory types with dmabuf, cuda_ipc") {
+  auto d = parse_ucx_devices(fixture("ucx_info/ucx-d-excerpt-cuda-cpy-dmabuf-cuda-ipc-vllm26382.txt"));
+  REQUIRE(d.transports.size() >= 2);
+  CHECK(d.transports[0].transport == "cuda_copy");
+  CHECK(d.transports[0].device == "cuda");
+  CHECK(d.transports[0].type == "accelerator");
+  const UcxMemoryDomain* ipc = nullptr;
+  for (const auto& m : d.memory_domains)
+    if (m.name == "cuda_ipc") ipc = &m;
+  REQUIRE(ipc != nullptr);
+  CHECK(ipc->component == "cuda_ipc");
+  CHECK(ipc->memory_types == std::vector<std::string>{"cuda"});
+  CHECK(d.transports[1].transport == "cuda_ipc");
+  CHECK(d.transports[1].type == "intra-node");
+  CHECK(d.transports[1].memory_domain == "cuda_ipc");
+}
+
+TEST_CASE("ucx_info -d: new layout with IB md, cuda memory type, dmabuf, no devices") {
+  auto d = parse_ucx_devices(
+      "# Memory domain: mlx5_0\n"
+      "#     Component: ib\n"
+      "#             register: unlimited, dmabuf, cost: 16000 + 0.060 * N nsec\n"
+      "#         memory types: host (access,reg,cache), cuda (reg)\n"
+      "#\n"
+      "#      Transport: rc_mlx5\n"
+      "#         Device: mlx5_0:1\n"
+      "#           Type: network\n"
+      "#  System device: mlx5_0 (1)\n"
+      "#\n"
+      "# Memory domain: mlx5_1\n"
+      "#     Component: ib\n"
+      "#         memory types: host (access,reg,cache)\n"
+      "#   < no supported devices found >\n"
+      "#\n"
+      "# Connection manager: rdmacm\n");
+  REQUIRE(d.memory_domains.size() == 2);
+  CHECK(d.memory_domains[0].dmabuf);
+  CHECK(d.memory_domains[0].memory_types == std::vector<std::string>{"host", "cuda"});
+  CHECK(d.memory_domains[1].no_devices);
+  CHECK_FALSE(d.memory_domains[0].no_devices);
+  REQUIRE(d.transports.size() == 1);
+  CHECK(d.transports[0].device == "mlx5_0:1");
+  CHECK(d.transports[0].type == "network");
+  CHECK(d.transports[0].memory_domain == "mlx5_0");
+  CHECK(d.connection_managers == std::vector<std::string>{"rdmacm"});
+}
+
+TEST_CASE("ucx_info -d: old layout (mm/posix, 3-space Transport)") {
+  auto d = parse_ucx_devices(fixture("ucx_info/ucx-old-format-d-mm-posix-ucx3956.txt"));
+  CHECK(d.old_layout);
+  REQUIRE(d.transports.size() >= 2);
+  CHECK(d.transports[0].transport == "mm");
+  CHECK(d.transports[0].device == "posix");
+  CHECK(d.transports[0].type.empty());
+  CHECK(d.transports[1].device == "sysv");
+  CHECK(d.memory_domains[0].name == "posix");
+  CHECK(d.memory_domains[0].component == "posix");
+}
+
+TEST_CASE("ucx_info -d: older layout, one tcp Transport with several Devices, ib/mlx5_0 md") {
+  auto d = parse_ucx_devices(fixture("ucx_info/ucx-older-format-d-tcp-devices-ucx4388.txt"));
+  CHECK(d.old_layout);
+  REQUIRE(d.transports.size() >= 3);
+  CHECK(d.transports[0].transport == "tcp");
+  CHECK(d.transports[0].device == "virbr0");
+  CHECK(d.transports[1].transport == "tcp");
+  CHECK(d.transports[1].device == "ib0");
+  CHECK(d.transports[2].device == "enp7s0f0");
+  bool ib_md = false;
+  for (const auto& m : d.memory_domains) ib_md = ib_md || (m.name == "ib/mlx5_0" && m.component == "ib");
+  CHECK(ib_md);
+}
