@@ -1,0 +1,201 @@
+// env-layer judgements: real recipes for the cases they hold, small inline YAML for the rest.
+
+#include "recipe/load.hpp"
+#include "rules/env_rules.hpp"
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+
+using namespace icheck;
+using report::Status;
+
+namespace {
+
+recipe::Deployment recipe_dgd(const std::string& relative) {
+  auto files = recipe::load_recipe(std::filesystem::path(ICHECK_TEST_DATA) / "recipes" / relative,
+                                   false);
+  REQUIRE(files.has_value());
+  REQUIRE(files->front().deployments.size() == 1);
+  return files->front().deployments.front();
+}
+
+recipe::Deployment inline_dgd(const std::string& yaml) {
+  auto file = recipe::parse_manifest(yaml, "inline.yaml");
+  REQUIRE_FALSE(file.error.has_value());
+  REQUIRE(file.deployments.size() == 1);
+  return file.deployments.front();
+}
+
+const report::Finding* find(const std::vector<report::Finding>& findings, const std::string& name) {
+  for (const auto& f : findings) {
+    if (f.name == name) {
+      return &f;
+    }
+  }
+  return nullptr;
+}
+
+// A v1beta1 1P/1D deployment whose workers span two nodes, with `extra` lines in both
+// main containers (indented for the container map).
+std::string two_node_disagg(const std::string& env_lines, const std::string& container_extra = "") {
+  std::string out = "apiVersion: nvidia.com/v1beta1\nkind: DynamoGraphDeployment\n"
+                    "metadata: {name: t}\nspec:\n  components:\n";
+  for (const char* role : {"prefill", "decode"}) {
+    out += std::string("    - name: ") + role + "\n      type: " + role +
+           "\n      multinode: {nodeCount: 2}\n      podTemplate:\n        spec:\n"
+           "          containers:\n            - name: main\n"
+           "              resources: {limits: {nvidia.com/gpu: 8}}\n"
+           "              env:\n" + env_lines + container_extra;
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("UCX_TLS without RDMA on cross-node disagg with MNNVL intended: ok, said so") {
+  const auto f = rules::env_findings(
+      recipe_dgd("qwen3.8-2.4t-a95b-fp8/sglang/disagg-gb200-chat/deploy.yaml"));
+  const auto* tls = find(f, "PrefillWorker UCX_TLS");
+  REQUIRE(tls);
+  CHECK(tls->status == Status::ok);
+  CHECK(tls->detail == "UCX_TLS=cuda_copy,cuda_ipc,tcp: no RDMA, KV moves over multi-node "
+                       "NVLink (cuda_ipc; MNNVL intended)");
+  const auto* rdma = find(f, "Decode rdma-resource");
+  REQUIRE(rdma);
+  CHECK(rdma->status == Status::ok);
+  CHECK(rdma->detail == "none requested; KV moves over multi-node NVLink (MNNVL intended)");
+  CHECK(find(f, "Decode memlock")->status == Status::ok);
+  const auto* mnnvl = find(f, "Decode UCX_CUDA_IPC_ENABLE_MNNVL");
+  REQUIRE(mnnvl);
+  CHECK(mnnvl->detail == "y");
+  CHECK_FALSE(mnnvl->required);
+}
+
+TEST_CASE("UCX_TLS without RDMA on cross-node disagg, no MNNVL: fail") {
+  const auto f = rules::env_findings(
+      inline_dgd(two_node_disagg("                - {name: UCX_TLS, value: \"cuda_copy,cuda_ipc,tcp\"}\n")));
+  const auto* tls = find(f, "decode UCX_TLS");
+  REQUIRE(tls);
+  CHECK(tls->status == Status::fail);
+  CHECK(tls->detail == "UCX_TLS=cuda_copy,cuda_ipc,tcp has no RDMA transport (rc, dc, ud, ib, "
+                       "srd): cross-node KV falls back to TCP");
+  CHECK(tls->next == "set UCX_TLS: rc_x,rc,dc_x,dc,cuda_copy,cuda_ipc (or remove UCX_TLS)");
+}
+
+TEST_CASE("the same UCX_TLS with UCX_CUDA_IPC_ENABLE_MNNVL=y is ok") {
+  const auto f = rules::env_findings(inline_dgd(
+      two_node_disagg("                - {name: UCX_TLS, value: \"cuda_copy,cuda_ipc,tcp\"}\n"
+                      "                - {name: UCX_CUDA_IPC_ENABLE_MNNVL, value: \"y\"}\n")));
+  CHECK(find(f, "prefill UCX_TLS")->status == Status::ok);
+}
+
+TEST_CASE("UCX_TLS without an active-message transport: fail, even on one node") {
+  auto yaml = two_node_disagg("                - {name: UCX_TLS, value: \"cuda_copy,cuda_ipc\"}\n");
+  const auto f = rules::env_findings(inline_dgd(yaml));
+  const auto* tls = find(f, "prefill UCX_TLS");
+  REQUIRE(tls);
+  CHECK(tls->status == Status::fail);
+  CHECK(tls->detail == "UCX_TLS=cuda_copy,cuda_ipc has no active-message transport (rc, ud, dc, "
+                       "tcp, sm): NIXL's control channel cannot connect");
+  CHECK(tls->next == "remove UCX_TLS, or add tcp (or rc) to it");
+}
+
+TEST_CASE("UCX_TLS=^cuda_ipc: NVLink IPC deliberately off") {
+  const auto f = rules::env_findings(recipe_dgd("qwen3.5-122b/fp8/vllm/disagg-h200-agentic/deploy.yaml"));
+  const auto* tls = find(f, "prefill UCX_TLS");
+  REQUIRE(tls);
+  CHECK(tls->status == Status::ok);
+  CHECK(tls->detail == "UCX_TLS=^cuda_ipc: NVLink IPC deliberately off; same-node KV goes over RDMA");
+  CHECK(find(f, "decode rdma-resource")->detail == "rdma/ib=1");
+  CHECK(find(f, "decode memlock")->detail == "IPC_LOCK capability: RDMA memory can be pinned");
+}
+
+TEST_CASE("UCX_TLS with rc and cuda transports: ok") {
+  const auto f = rules::env_findings(
+      recipe_dgd("deepseek-v4/deepseek-v4-pro/vllm/disagg-h200-agentic/deploy.yaml"));
+  const auto* tls = find(f, "VllmDecodeWorker UCX_TLS");
+  REQUIRE(tls);
+  CHECK(tls->status == Status::ok);
+  CHECK(tls->detail == "UCX_TLS=rc_x,rc,cuda_copy,cuda_ipc: RDMA and active-message transports allowed");
+  CHECK(find(f, "VllmDecodeWorker NCCL_IB_DISABLE")->detail == "0");
+}
+
+TEST_CASE("cross-node disagg with nothing set: UCX_TLS ok, no RDMA resource and no IPC_LOCK warn") {
+  const auto f = rules::env_findings(recipe_dgd("llama-3-70b/vllm/disagg-multi-node/deploy.yaml"));
+  const auto* tls = find(f, "VllmPrefillWorker UCX_TLS");
+  REQUIRE(tls);
+  CHECK(tls->status == Status::ok);
+  CHECK(tls->detail == "unset: UCX auto-selects transports (the image or operator may set it)");
+  const auto* rdma = find(f, "VllmDecodeWorker rdma-resource");
+  REQUIRE(rdma);
+  CHECK(rdma->status == Status::warn);
+  CHECK(rdma->next == "services.VllmDecodeWorker.resources.limits.custom: {rdma/ib: \"8\"}");
+  const auto* memlock = find(f, "VllmDecodeWorker memlock");
+  REQUIRE(memlock);
+  CHECK(memlock->status == Status::warn);
+  CHECK(memlock->next == "extraPodSpec.mainContainer.securityContext.capabilities.add: [IPC_LOCK]");
+  CHECK(find(f, "Frontend UCX_TLS") == nullptr);
+  for (const auto& finding : f) {
+    CHECK(finding.status != Status::fail);
+  }
+}
+
+TEST_CASE("UCX_NET_DEVICES: bond device and all warn, named NICs ok") {
+  auto bond = rules::env_findings(inline_dgd(
+      two_node_disagg("                - {name: UCX_NET_DEVICES, value: \"mlx5_bond_0:1\"}\n")));
+  CHECK(find(bond, "prefill UCX_NET_DEVICES")->status == Status::warn);
+  auto all = rules::env_findings(inline_dgd(
+      two_node_disagg("                - {name: UCX_NET_DEVICES, value: all}\n")));
+  CHECK(find(all, "decode UCX_NET_DEVICES")->status == Status::warn);
+  auto nscale = rules::env_findings(recipe_dgd("qwen3-32b/vllm/cloud-providers/deploy-nscale-ib.yaml"));
+  const auto* devices = find(nscale, "DecodeWorker UCX_NET_DEVICES");
+  REQUIRE(devices);
+  CHECK(devices->status == Status::ok);
+  CHECK(devices->detail == "UCX_NET_DEVICES=mlx5_0:1,mlx5_1:1,mlx5_2:1,mlx5_3:1,mlx5_4:1,mlx5_5:1,mlx5_10:1,mlx5_11:1");
+}
+
+TEST_CASE("NCCL_IB_DISABLE=1 warns only on a worker spanning nodes") {
+  auto multi = rules::env_findings(inline_dgd(
+      two_node_disagg("                - {name: NCCL_IB_DISABLE, value: \"1\"}\n")));
+  const auto* nccl = find(multi, "prefill NCCL_IB_DISABLE");
+  REQUIRE(nccl);
+  CHECK(nccl->status == Status::warn);
+  CHECK(nccl->detail == "NCCL_IB_DISABLE=1 on a worker spanning 2 nodes: its NCCL traffic "
+                        "between nodes goes over TCP sockets");
+  // Single-node aggregated worker: listed only.
+  auto single = rules::env_findings(recipe_dgd("nemotron-3-ultra/vllm/agg-h200-chat-mtp/deploy.yaml"));
+  const auto* listed = find(single, "VllmWorker NCCL_IB_DISABLE");
+  REQUIRE(listed);
+  CHECK(listed->status == Status::ok);
+  CHECK_FALSE(listed->required);
+}
+
+TEST_CASE("aggregated deployment: transport not exercised, no disagg-only judgements") {
+  const auto f = rules::env_findings(recipe_dgd("glm-5.2/sglang/agg-h200-agentic/deploy.yaml"));
+  const auto* transport = find(f, "glm52-agg-h200-agentic transport");
+  REQUIRE(transport);
+  CHECK(transport->status == Status::ok);
+  CHECK_FALSE(transport->required);
+  for (const auto& finding : f) {
+    CHECK(finding.status == Status::ok);
+    CHECK(finding.name.find("memlock") == std::string::npos);
+    CHECK(finding.name.find("rdma-resource") == std::string::npos);
+    CHECK(finding.name.find("UCX_TLS") == std::string::npos);
+  }
+}
+
+TEST_CASE("every transport variable is listed per service with its value; secrets masked") {
+  const auto r1 = rules::env_findings(recipe_dgd("deepseek-r1/vllm/disagg/deploy_hopper_16gpu.yaml"));
+  const auto* gloo = find(r1, "decode GLOO_SOCKET_IFNAME");
+  REQUIRE(gloo);
+  CHECK(gloo->detail == "eth0");
+  CHECK(gloo->layer == report::Layer::env);
+  CHECK(find(r1, "decode NVIDIA_GDRCOPY") == nullptr);  // not a transport variable
+  const auto f = rules::env_findings(inline_dgd(two_node_disagg(
+      "                - {name: NIXL_ETCD_PASSWORD, value: hunter2}\n"
+      "                - name: NCCL_IB_HCA\n"
+      "                  valueFrom: {configMapKeyRef: {name: fabric, key: hca}}\n")));
+  CHECK(find(f, "prefill NIXL_ETCD_PASSWORD")->detail == "***");
+  CHECK(find(f, "prefill NCCL_IB_HCA")->detail == "from configMapKeyRef:fabric/hca");
+}
