@@ -182,7 +182,7 @@ void read_ucx_maps(const Section& s, NixlFacts& f) {
   for (auto line : text::lines(s.body)) {
     auto w = text::words(line);
     if (w.size() >= 2 && w[0] == "pid") {
-      f.ucx_in_process = UcxInProcess{std::string(w[1]), w.size() > 2 ? std::string(w[2]) : ""};
+      f.ucx_in_process = UcxInProcess{std::string(w[1]), w.size() > 2 ? std::string(w[2]) : "", {}};
     } else if (f.ucx_in_process && w.size() >= 6 && w.back().starts_with("/")) {
       add_unique(f.ucx_in_process->libs, std::string(w.back()));
     }

@@ -1,0 +1,63 @@
+#pragma once
+// Parsers for what a pairwise transfer test prints (pure). Formats: see
+// tests/fixtures/transfer/README.md. Bandwidth is always returned in GB/s (10^9 bytes/s).
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace icheck::probe {
+
+enum class TransferFailureKind {
+  none,
+  etcd,                // nixlbench's etcd runtime: barrier timeout, unreachable or bad URI
+  connection_refused,  // the listening side was not there (or was not reachable)
+  unsupported_memory,  // GPU memory not supported / could not be registered
+  assertion,           // a UCX/NIXL assertion failed
+  crash,               // segmentation fault, abort, core dump
+  nixl_error,          // NIXL_ERR_* raised
+  ucx_error,           // a "UCX  ERROR" line
+  usage,               // the tool printed its usage: a flag it does not know (or no CUDA)
+};
+
+struct TransferFailure {
+  TransferFailureKind kind = TransferFailureKind::none;
+  std::string line;  // the first line that shows it, trimmed
+};
+
+std::string_view to_string(TransferFailureKind k);
+
+// The first failure a tool's combined output shows, by the most specific kind first.
+TransferFailure detect_transfer_failure(std::string_view output);
+
+struct NixlbenchRow {
+  long long block_size = 0;  // bytes
+  long long batch_size = 0;
+  double gb_per_s = 0;       // "B/W (GB/Sec)"
+};
+
+struct NixlbenchResult {
+  std::vector<NixlbenchRow> rows;
+  // Bandwidth at the largest block size (the highest such value when it repeats); nullopt
+  // without rows. Large blocks are what KV-cache transfers look like.
+  std::optional<double> gb_per_s() const;
+  std::optional<double> max_gb_per_s() const;
+};
+
+// Both table layouts: the current one (B/W third) and the early 6-column one (B/W (GB/Sec)
+// last); lines may carry a "[timestamp] " prefix (CI logs).
+NixlbenchResult parse_nixlbench(std::string_view output);
+
+struct PerftestResult {
+  bool final_row = false;        // a "Final:" row (or the unlabelled row of -f) was seen
+  std::optional<double> mb_per_s;  // overall bandwidth of the Final row, else of the last row
+  int rows = 0;
+  std::optional<double> gb_per_s() const;  // MB/s / 1000
+};
+
+// ucx_perftest's client table in all three layouts (pre-2020, 2020 "typical", current
+// percentile), with "[thread N]", "Final:" or unlabelled rows and log lines interleaved.
+PerftestResult parse_ucx_perftest(std::string_view output);
+
+}  // namespace icheck::probe
