@@ -1,0 +1,92 @@
+#include "check/env_check.hpp"
+
+#include "check/env_facts.hpp"
+#include "recipe/load.hpp"
+#include "recipe/shape.hpp"
+#include "rules/env_rules.hpp"
+
+namespace icheck::check {
+
+report::Target env_target(const recipe::ManifestFile& file, const recipe::Deployment& dgd) {
+  report::Target target;
+  target.kind = report::TargetKind::manifest;
+  target.name = file.deployments.size() > 1 ? file.display_name + ":" + dgd.name
+                                            : file.display_name;
+  target.summary = env_summary(dgd);
+  target.facts = env_facts(dgd);
+  target.findings = rules::env_findings(dgd);
+  return target;
+}
+
+namespace {
+
+std::string kinds_list(const recipe::ManifestFile& file) {
+  std::string out;
+  for (const auto& kind : file.other_kinds) {
+    out += (out.empty() ? "" : ", ") + kind;
+  }
+  return out.empty() ? "no documents" : out;
+}
+
+void add_file(const recipe::ManifestFile& file, report::Report& report) {
+  if (file.error) {
+    report.errors.push_back(*file.error);
+    return;
+  }
+  if (file.deployments.empty()) {
+    report.limitations.push_back(file.display_name + ": no DynamoGraphDeployment (" +
+                                 kinds_list(file) + "), not checked");
+    return;
+  }
+  for (const auto& dgd : file.deployments) {
+    report.targets.push_back(env_target(file, dgd));
+    if (!recipe::is_disagg(dgd)) {
+      report.limitations.push_back(report.targets.back().name +
+                                   ": aggregated deployment, the KV transport is not exercised");
+    }
+  }
+}
+
+bool all_aggregated(const std::vector<recipe::ManifestFile>& files) {
+  for (const auto& file : files) {
+    for (const auto& dgd : file.deployments) {
+      if (recipe::is_disagg(dgd)) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+std::string nothing_checked(const report::Report& report) {
+  std::string out = "no DynamoGraphDeployment could be checked";
+  for (const auto& line : report.errors) {
+    out += "; " + line;
+  }
+  for (const auto& line : report.limitations) {
+    out += "; " + line;
+  }
+  return out;
+}
+
+}  // namespace
+
+Expected<report::Report> check_env(const EnvOptions& options) {
+  auto files = recipe::load_recipe(options.path, options.recursive);
+  if (!files) {
+    return files.error();
+  }
+  report::Report report;
+  report.mode = "env";
+  report.header.push_back("recipe " + options.path.string());
+  for (const auto& file : *files) {
+    add_file(file, report);
+  }
+  if (report.targets.empty()) {
+    return Error{nothing_checked(report)};
+  }
+  report.transport_not_exercised = all_aggregated(*files);
+  return report;
+}
+
+}  // namespace icheck::check
