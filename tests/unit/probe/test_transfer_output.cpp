@@ -1,0 +1,151 @@
+// Every transfer-tool fixture, with the numbers and failures it must give. A fixture added to
+// tests/fixtures/transfer without a row here fails the last case.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <optional>
+#include <set>
+#include <string>
+
+#include "fixture.hpp"
+#include "probe/transfer_output.hpp"
+
+using namespace icheck::probe;
+using K = TransferFailureKind;
+
+namespace {
+
+struct Expect {
+  const char* file;
+  K failure;
+  const char* failure_line;          // prefix of the reported line ("" with none)
+  int nixlbench_rows;
+  std::optional<double> nixlbench_gbs;  // at the largest block size
+  int perftest_rows;
+  bool perftest_final;
+  std::optional<double> perftest_mbs;
+};
+
+const Expect kExpect[] = {
+    // nixlbench
+    {"nixlbench/ci-jenkins-timestamped-ucx-dram-two-workers-etcd-nixl1999.txt", K::none, "", 1, 4.524677, 0, false, {}},
+    {"nixlbench/container-preamble-then-etcd-connect-partial-nixl922.txt", K::none, "", 0, {}, 0, false, {}},
+    {"nixlbench/fail-etcd-start-barrier-sync-nixl1022.txt", K::etcd, "Error in barrier wait", 0, {}, 0, false, {}},
+    {"nixlbench/fail-etcd-target-uri-not-valid-nixl1044.txt", K::etcd, "Failed to store agent target prefix key in etcd", 0, {}, 0, false, {}},
+    {"nixlbench/fail-ucx-mt-assertion-proto-select-num-threads-4-partial-nixl636.txt", K::assertion, "[nixl-2:1886795:0:1886972] proto_select.c:549", 0, {}, 0, false, {}},
+    {"nixlbench/old-6col-format-mpirun-vram-2gpu-single-node-partial-nixl-pr115.txt", K::none, "", 7, 84.4766, 0, false, {}},
+    {"nixlbench/old-70star-config-banner-vram-to-dram-partial-nixl-pr325.txt", K::none, "", 0, {}, 0, false, {}},
+    {"nixlbench/storage-gds-kvbench-null-runtime-single-row-nixl1332.txt", K::none, "", 1, 9.711935, 0, false, {}},
+    {"nixlbench/tcpxo-a3mega-vram-read-4threads-table-only-partial-nixl-pr2276.txt", K::none, "", 3, 0.105219, 0, false, {}},
+    // ucx_perftest
+    {"ucx_perftest/fail-client-connect-refused-rte-transport-ucx9908.txt", K::connection_refused, "perftest.c:430  UCX  ERROR client failed", 0, {}, 0, false, {}},
+    {"ucx_perftest/fail-m-cuda-prints-usage-no-cuda-support-ucx3156.txt", K::usage, "Usage: ucx_perftest", 0, {}, 0, false, {}},
+    {"ucx_perftest/fail-server-tag-bw-cuda-assertion-rndv-frag-dgx1-ucx8639.txt", K::assertion, "[dgx13:15805:0:15805]        rndv.c:2456 Assertion", 0, {}, 0, false, {}},
+    {"ucx_perftest/fail-server-ud-create-ah-address-not-valid-ucx9953.txt", K::ucx_error, "[1718224849.578624]", 0, {}, 0, false, {}},
+    {"ucx_perftest/fail-unsupported-memory-type-cuda-managed-jenkins-old-format-ucx-pr4418.txt", K::unsupported_memory, "05:01:27 [1573268487.398584]", 0, {}, 0, false, {}},
+    {"ucx_perftest/interleaved-lines-mixed-tag-bw-cuda-4xh100-partial-ucxpy1088.txt", K::none, "", 0, {}, 0, false, {}},
+    {"ucx_perftest/interleaved-server-client-tag-bw-cuda-blackwell-rtx-partial-ucx-pr11865.txt", K::none, "", 0, {}, 0, false, {}},
+    {"ucx_perftest/mid-format-stage-typical-tag-bw-ipoib-ucx5252.txt", K::none, "", 0, {}, 4, false, 549.48},
+    {"ucx_perftest/old-format-tag-bw-cuda-ib-rc-dgx1-ucxpy-docs.txt", K::none, "", 0, {}, 1, false, 10474.41},
+    {"ucx_perftest/old-format-tag-bw-cuda-nvlink-cuda-ipc-dgx1-ucxpy-docs.txt", K::none, "", 0, {}, 1, false, 22904.52},
+    {"ucx_perftest/old-format-ucp-put-bw-tcp-unlabelled-rows-ucx5396.txt", K::none, "", 0, {}, 4, false, 27.86},
+    {"ucx_perftest/tag-bw-cuda-rc-two-nodes-fluctuating-thread-rows-ucx10164.txt", K::none, "", 0, {}, 6, false, 5540.74},
+    {"ucx_perftest/tag-bw-host-bond-roce-thread-and-final-ucx10649.txt", K::none, "", 0, {}, 2, true, 46743.62},
+    {"ucx_perftest/test-column-variant-ucp-am-bw-tcp-lo-final-only-ucx7880.txt", K::none, "", 0, {}, 1, true, 4562.94},
+    {"ucx_perftest/ucx-1.17-ucp-get-rocm-roce400g-latency-header.txt", K::none, "", 0, {}, 7, false, 26975.44},
+    {"ucx_perftest/ucx-1.17-ucp-put-bw-cuda-roce100g-client-proto-info.txt", K::none, "", 0, {}, 11, false, 14304.41},
+    {"ucx_perftest/ucx-1.17-ucp-put-bw-host-roce-jitter.txt", K::none, "", 0, {}, 14, false, 3664.80},
+    // NIXL examples and nixl_test: failures only
+    {"nixl_test/blocking-send-recv-initiator-load-remote-md-invalid-param-h100-nixl103.txt", K::nixl_error, "nixl._bindings.nixlInvalidParamError: NIXL_ERR_INVALID_PARAM", 0, {}, 0, false, {}},
+    {"nixl_test/blocking-send-recv-target-segfault-a100-partial-nixl420.txt", K::crash, "[ip-172-31-42-140:4137073:0:4137149] Caught signal 11", 0, {}, 0, false, {}},
+    {"nixl_test/nixl-test-cpp-target-ucx-module-load-errors-partial-nixl299.txt", K::ucx_error, "[1747186205.897557]", 0, {}, 0, false, {}},
+    {"nixl_test/python-api-test-create-backend-nixl-err-backend-nixl96.txt", K::nixl_error, "nixl._bindings.nixlBackendError: NIXL_ERR_BACKEND", 0, {}, 0, false, {}},
+    // the segfault is the cause; NIXL_ERR_REMOTE_DISCONNECT after it is the consequence
+    {"nixl_test/python-two-peers-h100-cuda-ipc-segfault-remote-disconnect-nixl1042.txt", K::crash, "[h000:2722682:0:2722812] Caught signal 11", 0, {}, 0, false, {}},
+    // ib_write_bw: failure detection only (no parser: the plugin does not run it)
+    {"ib_write_bw/fail-client-socket-connect-refused-unable-to-init-perftest-pr228.txt", K::connection_refused, "Couldn't connect to 192.168.125.211:18515", 0, {}, 0, false, {}},
+    {"ib_write_bw/fail-cuda-dmabuf-option-order-parser-error-perftest336.txt", K::usage, "Parser function exited with Error", 0, {}, 0, false, {}},
+    {"ib_write_bw/fail-use-cuda-couldnt-allocate-mr-k80-server-perftest31.txt", K::unsupported_memory, "Couldn't allocate MR", 0, {}, 0, false, {}},
+    {"ib_write_bw/fail-use-cuda-dmabuf-missing-couldnt-allocate-mr-error14-perftest346.txt", K::unsupported_memory, "Couldn't allocate MR with error=14", 0, {}, 0, false, {}},
+    {"ib_write_bw/fail-use-cuda-rdma-cm-couldnt-allocate-mr-a30-vgpu-k8s-perftest126.txt", K::unsupported_memory, "Couldn't allocate MR", 0, {}, 0, false, {}},
+    {"ib_write_bw/host-post-list-8b-60s-gbits-single-row-perftest273.txt", K::none, "", 0, {}, 0, false, {}},
+    {"ib_write_bw/host-server-mbsec-header-roce-partial-perftest234.txt", K::none, "", 0, {}, 0, false, {}},
+    {"ib_write_bw/use-cuda-a30-server-pcie-listing-ib-partial-perftest241.txt", K::none, "", 0, {}, 0, false, {}},
+    {"ib_write_bw/use-cuda-v100-roce-old-cuda-init-partial-perftest-pr21.txt", K::none, "", 0, {}, 0, false, {}},
+    {"ib_write_bw/use-rocm-bidir-sweep-a-loopback-rst-indented-amd-docs.txt", K::none, "", 0, {}, 0, false, {}},
+};
+
+}  // namespace
+
+TEST_CASE("transfer fixtures: failure kind, nixlbench and ucx_perftest numbers") {
+  for (const auto& e : kExpect) {
+    CAPTURE(e.file);
+    auto text = test::fixture(std::string("transfer/") + e.file);
+    REQUIRE(!text.empty());
+    auto failure = detect_transfer_failure(text);
+    CHECK(failure.kind == e.failure);
+    CHECK(failure.line.starts_with(e.failure_line));
+    auto bench = parse_nixlbench(text);
+    CHECK(bench.rows.size() == static_cast<std::size_t>(e.nixlbench_rows));
+    CHECK(bench.gb_per_s() == e.nixlbench_gbs);
+    auto perf = parse_ucx_perftest(text);
+    CHECK(perf.rows == e.perftest_rows);
+    CHECK(perf.final_row == e.perftest_final);
+    CHECK(perf.mb_per_s == e.perftest_mbs);
+  }
+}
+
+TEST_CASE("every transfer fixture has an expectation") {
+  std::set<std::string> listed;
+  for (const auto& e : kExpect) listed.insert(e.file);
+  auto root = std::filesystem::path(ICHECK_TEST_DATA) / "fixtures" / "transfer";
+  int seen = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(root)) {
+    if (entry.path().extension() != ".txt") continue;
+    auto rel = std::filesystem::relative(entry.path(), root).generic_string();
+    CAPTURE(rel);
+    CHECK(listed.count(rel) == 1);
+    ++seen;
+  }
+  CHECK(seen == static_cast<int>(listed.size()));
+}
+
+TEST_CASE("nixlbench: the old table's B/W (GB/Sec) is its last column, not the MiB one") {
+  auto r = parse_nixlbench(test::fixture(
+      "transfer/nixlbench/old-6col-format-mpirun-vram-2gpu-single-node-partial-nixl-pr115.txt"));
+  REQUIRE(r.rows.size() == 7);
+  CHECK(r.rows.front().block_size == 4096);
+  CHECK(r.rows.front().batch_size == 64);
+  CHECK(r.rows.front().gb_per_s == 1.31554);
+  CHECK(r.max_gb_per_s() == 84.4766);
+}
+
+TEST_CASE("nixlbench: largest block wins over a faster smaller block") {
+  // synthetic: the current nixlbench table layout (see README), rows reordered
+  auto r = parse_nixlbench(
+      "Block Size (B)      Batch Size     B/W (GB/Sec)   Avg Lat. (us)\n"
+      "----------------\n"
+      "67108864            1              21.5           3.1\n"
+      "1048576             1              23.0           1.0\n");
+  CHECK(r.gb_per_s() == 21.5);
+  CHECK(r.max_gb_per_s() == 23.0);
+}
+
+TEST_CASE("ucx_perftest: Final row wins over later progress rows; GB/s is MB/s / 1000") {
+  // synthetic: the current ucx_perftest layout
+  auto r = parse_ucx_perftest(
+      "|    Stage     | # iterations | 50.0%ile | average | overall |  average |  overall |  average  |  overall  |\n"
+      "| bandwidth (MB/s) |\n"
+      "[thread 0]     50      0.2   10.0   10.0    20000.00   20000.00    5    5\n"
+      "Final:        100      0.2   10.0   10.0    24000.00   23000.00    5    5\n");
+  CHECK(r.final_row);
+  CHECK(r.mb_per_s == 23000.00);
+  CHECK(r.gb_per_s() == 23.0);
+}
+
+TEST_CASE("nothing to parse") {
+  CHECK(detect_transfer_failure("").kind == K::none);
+  CHECK_FALSE(parse_nixlbench("").gb_per_s());
+  CHECK_FALSE(parse_ucx_perftest("").gb_per_s());
+  CHECK(to_string(K::etcd) == "etcd");
+}
