@@ -1,0 +1,67 @@
+#include "rules/node.hpp"
+
+#include "rules/node_layers.hpp"
+
+namespace icheck::rules {
+namespace {
+
+using report::Layer;
+using report::Status;
+
+bool has_gpu(const probe::NodeFacts& f) {
+  return !f.gpus.empty() || f.nvidia_driver.present || (f.topo && !f.topo->gpu_rows().empty());
+}
+
+bool has_rdma(const probe::NodeFacts& f) {
+  return !f.sysfs_devices.empty() || !f.ibstat.devices.empty() || !f.dev_infiniband.empty();
+}
+
+// `--local` on a machine with neither a GPU nor an RDMA device: it is not meant to serve
+// disagg, so nothing can be judged, and saying "fail" would be noise.
+std::vector<report::Finding> not_a_gpu_node() {
+  const std::string why = "no GPU (no NVIDIA driver, nvidia-smi lists none) and no RDMA device: not a GPU node";
+  std::vector<report::Finding> out;
+  for (auto [layer, name] : {std::pair{Layer::fabric, "hca"}, {Layer::rdma_access, "devices"},
+                             {Layer::gpudirect, "peer-memory"}, {Layer::nvlink, "topology"},
+                             {Layer::ucx, "transports"}})
+    out.push_back(node::finding(layer, name, Status::skipped, why,
+                                "run on a GPU node: kubectl dynamo-icheck node --pod <worker-pod>"));
+  return out;
+}
+
+bool rdma_layer(const report::Finding& f) {
+  if (f.layer == Layer::fabric || f.layer == Layer::rdma_access) return true;
+  if (f.layer == Layer::gpudirect) return f.name != "gdrcopy";
+  return f.name == "transports" || f.name == "UCX_NET_DEVICES" || f.name == "roce addressing";
+}
+
+// Under multi-node NVLink the RDMA path is not what carries KV: its findings are shown, not judged.
+void make_rdma_informational(std::vector<report::Finding>& findings) {
+  for (auto& f : findings) {
+    if (!rdma_layer(f)) continue;
+    f.required = false;
+    if (f.status == Status::fail) f.status = Status::warn;
+    if (f.status != Status::ok) f.detail += " (informational: KV moves over multi-node NVLink)";
+  }
+}
+
+void append(std::vector<report::Finding>& out, std::vector<report::Finding> more) {
+  for (auto& f : more) out.push_back(std::move(f));
+}
+
+}  // namespace
+
+std::vector<report::Finding> judge_node(const probe::NodeFacts& facts, const NodeContext& ctx) {
+  if (ctx.local && !has_gpu(facts) && !has_rdma(facts)) return not_a_gpu_node();
+  auto view = node::make_view(facts, ctx);
+  std::vector<report::Finding> out;
+  append(out, node::judge_fabric(view));
+  append(out, node::judge_rdma_access(view));
+  append(out, node::judge_gpudirect(view));
+  append(out, node::judge_nvlink(view));
+  append(out, node::judge_ucx(view));
+  if (view.mnnvl) make_rdma_informational(out);
+  return out;
+}
+
+}  // namespace icheck::rules

@@ -1,0 +1,213 @@
+#include "rules/node_view.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "probe/text.hpp"
+
+namespace icheck::rules::node {
+namespace {
+
+using probe::TopoLinkKind;
+
+bool close_to_gpu(TopoLinkKind k) {
+  return k == TopoLinkKind::pix || k == TopoLinkKind::pxb || k == TopoLinkKind::psb;
+}
+
+// GB200/GB300/GH200 attach every NIC to the Grace CPU: topo prints SYS for all GPU-NIC cells.
+// x86 tables print "N/A" in GPU NUMA ID, so a numeric one plus all-SYS marks Grace.
+bool all_sys_with_gpu_numa(const probe::Topology& t) {
+  bool numeric_numa = false, any_nic = false;
+  for (const auto* g : t.gpu_rows()) {
+    numeric_numa = numeric_numa || probe::text::to_int(g->gpu_numa_id).has_value();
+    for (const auto* n : t.nic_rows()) {
+      const auto* l = t.link(g->label, n->label);
+      if (l == nullptr) continue;
+      any_nic = true;
+      if (l->kind != TopoLinkKind::sys) return false;
+    }
+  }
+  return any_nic && numeric_numa;
+}
+
+bool detect_grace(const probe::NodeFacts& f) {
+  for (const auto& g : f.gpus)
+    if (grace_gpu_name(g.name)) return true;
+  if (f.nvlink)
+    for (const auto& g : f.nvlink->gpus)
+      if (grace_gpu_name(g.name)) return true;
+  return f.topo && all_sys_with_gpu_numa(*f.topo);
+}
+
+void read_affinity(NodeView& v) {
+  const auto& t = v.facts.topo;
+  if (!t || t->gpu_rows().empty() || t->nic_rows().empty() || v.grace) return;
+  v.affinity_known = true;
+  for (const auto* n : t->nic_rows())
+    for (const auto* g : t->gpu_rows())
+      if (const auto* l = t->link(g->label, n->label); l && close_to_gpu(l->kind)) v.gpu_affine.insert(n->name);
+}
+
+bool truthy(const std::string& s) {
+  auto l = probe::text::lower(probe::text::trim(s));
+  return l == "y" || l == "yes" || l == "1" || l == "on" || l == "true";
+}
+
+bool rdma_tl(std::string_view tl) {
+  return tl == "ib" || tl.starts_with("rc") || tl.starts_with("dc") || tl.starts_with("ud") ||
+         tl == "srd";
+}
+
+// UCX_TLS "a,b" allows only those; "^a,b" allows everything else.
+bool tls_has_rdma(const std::string& tls) {
+  auto t = probe::text::trim(tls);
+  bool negated = t.starts_with('^');
+  if (negated) t.remove_prefix(1);
+  bool rc = false, dc = false, ud = false, ib = false, any = false;
+  for (auto item : probe::text::split(t, ',')) {
+    auto tl = probe::text::trim(item);
+    any = any || rdma_tl(tl);
+    ib = ib || tl == "ib";
+    rc = rc || tl.starts_with("rc");
+    dc = dc || tl.starts_with("dc");
+    ud = ud || tl.starts_with("ud");
+  }
+  if (!negated) return any;
+  return !(ib || (rc && dc && ud));
+}
+
+std::string device_of(std::string_view entry) {
+  auto colon = entry.find(':');
+  return std::string(probe::text::trim(entry.substr(0, colon)));
+}
+
+std::set<std::string> hca_list(const std::optional<std::string>& value) {
+  std::set<std::string> out;
+  if (!value) return out;
+  auto t = probe::text::trim(*value);
+  if (t.starts_with('^')) return out;  // an exclusion list names what does not carry traffic
+  if (t.starts_with('=')) t.remove_prefix(1);
+  for (auto item : probe::text::split(t, ','))
+    if (auto d = device_of(item); !d.empty()) out.insert(d);
+  return out;
+}
+
+// BlueField DPUs (MT41682/41686/41692) serve the host network, not GPU traffic.
+bool bluefield(const probe::IbDevice& d) {
+  return d.ca_type == "MT41682" || d.ca_type == "MT41686" || d.ca_type == "MT41692";
+}
+
+probe::LinkLayer first_link_layer(const probe::IbDevice& d) {
+  return d.ports.empty() ? probe::LinkLayer::unknown : d.ports.front().link_layer;
+}
+
+}  // namespace
+
+bool grace_gpu_name(const std::string& name) {
+  return probe::text::contains(name, "GH200") || probe::text::contains(name, "GB200") ||
+         probe::text::contains(name, "GB300");
+}
+
+NodeView make_view(const probe::NodeFacts& f, const NodeContext& ctx) {
+  NodeView v(f, ctx);
+  if (!f.sysfs_devices.empty()) {
+    v.devices = &f.sysfs_devices, v.source = "sysfs";
+  } else if (!f.ibstat.devices.empty()) {
+    v.devices = &f.ibstat.devices, v.source = "ibstat";
+  } else {
+    v.devices = &f.verbs.devices, v.source = f.verbs.devices.empty() ? "sysfs" : "ibv_devinfo";
+  }
+  v.grace = detect_grace(f);
+  read_affinity(v);
+  auto mnnvl = env(f, "UCX_CUDA_IPC_ENABLE_MNNVL");
+  auto tls = env(f, "UCX_TLS");
+  v.mnnvl = mnnvl && truthy(*mnnvl) && tls && !tls_has_rdma(*tls);
+  v.net_devices = env(f, "UCX_NET_DEVICES");
+  v.nccl_ib_hca = hca_list(env(f, "NCCL_IB_HCA"));
+  return v;
+}
+
+std::vector<std::string> net_device_entries(const NodeView& v) {
+  std::vector<std::string> out;
+  if (!v.net_devices || probe::text::trim(*v.net_devices) == "all") return out;
+  for (auto item : probe::text::split(*v.net_devices, ','))
+    if (auto t = probe::text::trim(item); !t.empty()) out.emplace_back(t);
+  return out;
+}
+
+NicRole nic_role(const NodeView& v, const probe::IbDevice& dev) {
+  for (const auto& e : net_device_entries(v))
+    if (device_of(e) == dev.name) return {true, "named in UCX_NET_DEVICES"};
+  if (v.nccl_ib_hca.count(dev.name)) return {true, "named in NCCL_IB_HCA"};
+  if (v.affinity_known) {
+    if (v.gpu_affine.count(dev.name)) return {true, "GPU-affine"};
+    return {false, "not GPU-affine"};
+  }
+  if (bluefield(dev)) return {false, "BlueField"};
+  // Without a usable topology, InfiniBand ports are taken as compute fabric (NVSentinel's rule).
+  if (first_link_layer(dev) == probe::LinkLayer::infiniband) return {true, "InfiniBand"};
+  return {false, "role unknown without nvidia-smi topo -m"};
+}
+
+bool is_active(const probe::IbPort& p) {
+  bool up = p.phys_state == probe::PhysState::linkup || p.phys_state == probe::PhysState::unknown;
+  return (p.state == probe::PortState::active || p.state == probe::PortState::active_defer) && up;
+}
+
+std::string port_id(const probe::IbPort& p) { return p.device + ":" + std::to_string(p.port); }
+
+std::vector<const probe::IbPort*> all_ports(const NodeView& v) {
+  std::vector<const probe::IbPort*> out;
+  for (const auto& d : *v.devices)
+    for (const auto& p : d.ports) out.push_back(&p);
+  return out;
+}
+
+std::optional<std::string> env(const probe::NodeFacts& f, const std::string& name) {
+  auto it = f.transport_env.find(name);
+  if (it == f.transport_env.end()) return std::nullopt;
+  return it->second;
+}
+
+report::Finding finding(report::Layer layer, std::string name, report::Status status, std::string detail,
+                        std::string next, bool required) {
+  report::Finding out;
+  out.name = std::move(name);
+  out.layer = layer;
+  out.status = status;
+  out.detail = std::move(detail);
+  out.next = std::move(next);
+  out.required = required;
+  return out;
+}
+
+std::string join(const std::vector<std::string>& items, const std::string& sep) {
+  std::string out;
+  for (const auto& i : items) out += (out.empty() ? "" : sep) + i;
+  return out;
+}
+
+std::string name_range(const std::vector<std::string>& names) {
+  if (names.size() < 3) return join(names);
+  // "mlx5_3" -> {"mlx5_", 3}, "uverbs3" -> {"uverbs", 3}.
+  auto split_name = [](const std::string& n) -> std::pair<std::string, std::optional<long long>> {
+    auto cut = n.find_last_not_of("0123456789");
+    if (cut == std::string::npos || cut + 1 == n.size()) return {n, std::nullopt};
+    return {n.substr(0, cut + 1), probe::text::to_int(std::string_view(n).substr(cut + 1))};
+  };
+  auto [family, first] = split_name(names.front());
+  if (!first) return join(names);
+  for (std::size_t i = 1; i < names.size(); ++i) {
+    auto [fam, num] = split_name(names[i]);
+    if (fam != family || !num || *num != *first + static_cast<long long>(i)) return join(names);
+  }
+  return names.front() + ".." + std::to_string(*first + static_cast<long long>(names.size()) - 1);
+}
+
+std::string format_rate(double gbps) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", gbps);
+  return buf;
+}
+
+}  // namespace icheck::rules::node

@@ -1,0 +1,53 @@
+#pragma once
+// What every node layer needs to know beyond the raw facts (internal to src/rules): which
+// RDMA ports exist, which NICs carry KV traffic, GPU-NIC affinity, the transport env.
+
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "probe/facts.hpp"
+#include "report/model.hpp"
+#include "rules/node.hpp"
+
+namespace icheck::rules::node {
+
+struct NodeView {
+  NodeView(const probe::NodeFacts& f, const NodeContext& c) : facts(f), ctx(c) {}
+  const probe::NodeFacts& facts;
+  const NodeContext& ctx;
+  // Devices from the most universal source that saw any: sysfs, else ibstat, else ibv_devinfo.
+  const std::vector<probe::IbDevice>* devices = nullptr;
+  std::string source;                  // "sysfs", "ibstat", "ibv_devinfo"
+  bool affinity_known = false;         // topo -m has GPU and NIC columns (and is not Grace)
+  std::set<std::string> gpu_affine;    // NIC names with PIX/PXB to some GPU
+  bool grace = false;                  // Grace parts: every GPU-NIC path is SYS by design
+  bool mnnvl = false;                  // KV rides multi-node NVLink, not RDMA
+  std::optional<std::string> net_devices;  // UCX_NET_DEVICES as set ("all" kept)
+  std::set<std::string> nccl_ib_hca;   // NCCL_IB_HCA device names (not the ^ exclusions)
+};
+
+NodeView make_view(const probe::NodeFacts& facts, const NodeContext& ctx);
+
+struct NicRole {
+  bool traffic = false;  // carries KV traffic: a down port there blocks transfers
+  std::string why;       // "GPU-affine", "named in UCX_NET_DEVICES", "not GPU-affine", ...
+};
+NicRole nic_role(const NodeView& v, const probe::IbDevice& dev);
+
+bool is_active(const probe::IbPort& p);
+std::string port_id(const probe::IbPort& p);  // mlx5_0:1
+std::vector<const probe::IbPort*> all_ports(const NodeView& v);
+std::vector<std::string> net_device_entries(const NodeView& v);  // empty when unset or all
+bool grace_gpu_name(const std::string& name);
+
+std::optional<std::string> env(const probe::NodeFacts& f, const std::string& name);
+report::Finding finding(report::Layer layer, std::string name, report::Status status,
+                        std::string detail, std::string next = {}, bool required = true);
+std::string join(const std::vector<std::string>& items, const std::string& sep = ", ");
+// "mlx5_0..7" for a dense run of one family, else the names joined.
+std::string name_range(const std::vector<std::string>& names);
+std::string format_rate(double gbps);  // 400 -> "400", 2.5 -> "2.5"
+
+}  // namespace icheck::rules::node

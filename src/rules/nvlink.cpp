@@ -1,0 +1,258 @@
+// nvlink: GPU topology as nvidia-smi reports it (its failures show here), NVLink links,
+// each GPU's nearest NIC, and UCX_NET_DEVICES against the Active, GPU-affine ports.
+#include <map>
+
+#include "rules/node_layers.hpp"
+
+namespace icheck::rules::node {
+namespace {
+
+using probe::NvidiaSmiErrorKind;
+using probe::TopoLinkKind;
+using report::Layer;
+using report::Status;
+
+// nvidia-smi's own failure, when it had one; a missing tool is skipped, a broken driver fails.
+std::optional<report::Finding> smi_failure(const NodeView& v) {
+  const auto& e = v.facts.nvidia_smi_error;
+  switch (e.kind) {
+    case NvidiaSmiErrorKind::none: return std::nullopt;
+    case NvidiaSmiErrorKind::not_found:
+      return finding(Layer::nvlink, "nvidia-smi", Status::skipped,
+                     "nvidia-smi not in the image: GPU topology, NVLink and GPU-NIC affinity unknown",
+                     "NVIDIA_DRIVER_CAPABILITIES must include utility (the toolkit mounts nvidia-smi), then "
+                     "nvidia-smi topo -m");
+    case NvidiaSmiErrorKind::no_driver_comm:
+      return finding(Layer::nvlink, "nvidia-smi", Status::fail,
+                     "nvidia-smi: couldn't communicate with the NVIDIA driver (driver not loaded on the node?)",
+                     "kubectl debug node/<node> -- chroot /host nvidia-smi; check the GPU Operator driver pod");
+    case NvidiaSmiErrorKind::version_mismatch:
+      return finding(Layer::nvlink, "nvidia-smi", Status::fail, "nvidia-smi: Driver/library version mismatch",
+                     "reboot the node (or reload the nvidia modules) so the kernel driver matches its libraries");
+    case NvidiaSmiErrorKind::nvml_unknown:
+      return finding(Layer::nvlink, "nvidia-smi", Status::fail,
+                     "nvidia-smi: Failed to initialize NVML: Unknown Error (the container lost GPU device access)",
+                     "restart the pod; on the node set the container runtime's cgroup driver per nvidia-docker #1730");
+    case NvidiaSmiErrorKind::no_devices:
+      return finding(Layer::nvlink, "nvidia-smi", Status::fail, "nvidia-smi: No devices were found",
+                     "resources.limits[\"nvidia.com/gpu\"] on the worker");
+    default:
+      return finding(Layer::nvlink, "nvidia-smi", Status::fail, "nvidia-smi failed: " + e.text, "nvidia-smi");
+  }
+}
+
+struct Pairs {
+  int total = 0, linked = 0;
+  std::map<int, int> counts;       // NV<n> -> pairs
+  std::vector<std::string> missing;  // "GPU0-GPU5 (SYS)"
+};
+
+Pairs gpu_pairs(const probe::Topology& t) {
+  Pairs out;
+  auto gpus = t.gpu_rows();
+  for (std::size_t i = 0; i < gpus.size(); ++i)
+    for (std::size_t j = i + 1; j < gpus.size(); ++j) {
+      const auto* l = t.link(gpus[i]->label, gpus[j]->label);
+      ++out.total;
+      if (l && l->kind == TopoLinkKind::nvlink) {
+        ++out.linked;
+        ++out.counts[l->nvlinks];
+      } else {
+        out.missing.push_back(gpus[i]->label + "-" + gpus[j]->label + " (" + (l ? l->text : "?") + ")");
+      }
+    }
+  return out;
+}
+
+// NVLink is expected only where topo shows NV# between GPUs; PCIe parts are never "NVLink down".
+report::Finding topology(const probe::Topology& t) {
+  auto n = t.gpu_rows().size();
+  std::string gpus = std::to_string(n) + " GPU" + (n == 1 ? "" : "s");
+  if (n == 0) return finding(Layer::nvlink, "topology", Status::skipped, "nvidia-smi topo -m lists no GPU");
+  if (n == 1) return finding(Layer::nvlink, "topology", Status::ok, "1 GPU: no GPU pair to link");
+  auto p = gpu_pairs(t);
+  if (p.linked == 0)
+    return finding(Layer::nvlink, "topology", Status::ok, "no NVLink on this part: " + gpus + " talk over PCIe");
+  if (p.linked < p.total)
+    return finding(Layer::nvlink, "topology", Status::warn,
+                   "NVLink on " + std::to_string(p.linked) + "/" + std::to_string(p.total) + " GPU pairs; not " +
+                       p.missing.front() + (p.missing.size() > 1 ? " and " + std::to_string(p.missing.size() - 1) + " more" : ""),
+                   "nvidia-smi nvlink -s");
+  if (p.counts.size() > 1)
+    return finding(Layer::nvlink, "topology", Status::warn,
+                   "uneven NVLink counts between " + gpus + " (NV" + std::to_string(p.counts.begin()->first) +
+                       " to NV" + std::to_string(p.counts.rbegin()->first) + "): some links down?",
+                   "nvidia-smi nvlink -s");
+  return finding(Layer::nvlink, "topology", Status::ok,
+                 "NV" + std::to_string(p.counts.begin()->first) + " between all " + gpus);
+}
+
+bool nvlink_expected(const probe::Topology& t) { return gpu_pairs(t).linked > 0; }
+
+std::optional<report::Finding> links(const NodeView& v) {
+  if (!v.facts.topo || !nvlink_expected(*v.facts.topo) || !v.facts.nvlink) return std::nullopt;
+  const auto& s = *v.facts.nvlink;
+  if (s.gpus.empty())
+    return finding(Layer::nvlink, "links", Status::warn,
+                   "nvidia-smi nvlink -s printed nothing although topo -m shows NVLink", "nvidia-smi nvlink -s");
+  std::vector<std::string> dead, partial;
+  int active = 0, total = 0;
+  for (const auto& g : s.gpus) {
+    int up = 0;
+    for (const auto& l : g.links) up += l.active ? 1 : 0;
+    active += up;
+    total += static_cast<int>(g.links.size());
+    std::string name = "GPU" + std::to_string(g.index);
+    if (g.all_inactive_message || (!g.links.empty() && up == 0)) dead.push_back(name);
+    else if (up < static_cast<int>(g.links.size()))
+      partial.push_back(name + " " + std::to_string(up) + "/" + std::to_string(g.links.size()));
+  }
+  if (!dead.empty())
+    return finding(Layer::nvlink, "links", Status::fail, "all NVLinks inactive on " + join(dead),
+                   "nvidia-smi nvlink -s; check Fabric Manager (NVSwitch systems) and the node's GPU health");
+  if (!partial.empty())
+    return finding(Layer::nvlink, "links", Status::warn, "<inactive> NVLinks: " + join(partial) + " active",
+                   "nvidia-smi nvlink -e (error counters); nvidia-smi nvlink -s");
+  return finding(Layer::nvlink, "links", Status::ok,
+                 std::to_string(active) + "/" + std::to_string(total) + " NVLinks active on " +
+                     std::to_string(s.gpus.size()) + " GPU" + (s.gpus.size() == 1 ? "" : "s"));
+}
+
+int distance(TopoLinkKind k) {
+  switch (k) {
+    case TopoLinkKind::pix: return 0;
+    case TopoLinkKind::psb: return 0;
+    case TopoLinkKind::pxb: return 1;
+    case TopoLinkKind::phb: return 2;
+    case TopoLinkKind::node: return 3;
+    case TopoLinkKind::sys: case TopoLinkKind::soc: return 4;
+    default: return 5;
+  }
+}
+
+bool near(TopoLinkKind k) { return distance(k) <= 1; }
+
+// Each GPU's nearest NIC: PIX/PXB lets GPUDirect RDMA bypass the CPU; NODE/SYS crosses it.
+std::optional<report::Finding> nic_affinity(const NodeView& v) {
+  if (!v.facts.topo) return std::nullopt;
+  const auto& t = *v.facts.topo;
+  auto gpus = t.gpu_rows();
+  auto nics = t.nic_rows();
+  if (gpus.empty() || nics.empty()) return std::nullopt;
+  if (v.grace)
+    return finding(Layer::nvlink, "nic affinity", Status::ok,
+                   "every GPU-NIC path is SYS: normal on Grace (NICs attach to the CPU)");
+  std::vector<std::string> far;
+  for (const auto* g : gpus) {
+    const probe::TopoLink* best = nullptr;
+    std::string best_nic;
+    for (const auto* n : nics)
+      if (const auto* l = t.link(g->label, n->label); l && (!best || distance(l->kind) < distance(best->kind)))
+        best = l, best_nic = n->name;
+    if (!best || !near(best->kind)) far.push_back(g->label + "→" + best_nic + " " + (best ? best->text : "?"));
+  }
+  std::string count = std::to_string(gpus.size() - far.size()) + "/" + std::to_string(gpus.size()) +
+                      " GPUs have a PIX/PXB NIC";
+  if (far.empty()) return finding(Layer::nvlink, "nic affinity", Status::ok, count);
+  return finding(Layer::nvlink, "nic affinity", Status::warn,
+                 count + "; nearest NIC crosses the CPU for " + join(far), {}, false);
+}
+
+const probe::IbPort* find_port(const NodeView& v, const std::string& entry) {
+  for (const auto* p : all_ports(v)) {
+    if (port_id(*p) == entry || (!p->netdev.empty() && p->netdev == entry)) return p;
+    if (entry.find(':') == std::string::npos && p->device == entry) return p;
+  }
+  return nullptr;
+}
+
+std::string affine_active_ports(const NodeView& v) {
+  std::vector<std::string> out;
+  for (const auto& d : *v.devices)
+    if (v.gpu_affine.count(d.name))
+      for (const auto& p : d.ports)
+        if (is_active(p)) out.push_back(port_id(p));
+  return join(out, ",");
+}
+
+bool rdma_like(const std::string& entry) {
+  return entry.find(':') != std::string::npos || entry.starts_with("mlx") || entry.starts_with("ib");
+}
+
+report::Finding listed_devices(const NodeView& v, const std::vector<std::string>& entries) {
+  std::vector<std::string> absent, not_active, not_affine;
+  for (const auto& e : entries) {
+    const auto* p = find_port(v, e);
+    if (p == nullptr) {
+      if (rdma_like(e)) absent.push_back(e);
+    } else if (!is_active(*p)) {
+      not_active.push_back(e + " (" + (p->state_text.empty() ? "?" : p->state_text) + ")");
+    } else if (v.affinity_known && !v.gpu_affine.count(p->device)) {
+      not_affine.push_back(e);
+    }
+  }
+  std::string value = "UCX_NET_DEVICES=" + *v.net_devices;
+  std::string better = affine_active_ports(v);
+  std::string next = better.empty() ? "" : "UCX_NET_DEVICES=" + better;
+  if (!absent.empty() || !not_active.empty()) {
+    std::vector<std::string> bad;
+    if (!absent.empty()) bad.push_back("absent in this pod: " + join(absent));
+    if (!not_active.empty()) bad.push_back("not Active: " + join(not_active));
+    return finding(Layer::nvlink, "UCX_NET_DEVICES", Status::fail, value + ": " + join(bad, "; "), next);
+  }
+  if (!not_affine.empty())
+    return finding(Layer::nvlink, "UCX_NET_DEVICES", Status::warn,
+                   value + ": " + join(not_affine) + " not GPU-affine (management/storage NIC?)", next);
+  return finding(Layer::nvlink, "UCX_NET_DEVICES", Status::ok, value + ": every listed port is Active");
+}
+
+// Unset or `all`: UCX also binds management / BlueField NICs (dynamo PR #10852), so name the
+// GPU-affine Active ports when others are Active too.
+std::optional<report::Finding> net_devices(const NodeView& v) {
+  if (all_ports(v).empty()) return std::nullopt;
+  auto entries = net_device_entries(v);
+  if (!entries.empty()) return listed_devices(v, entries);
+  std::string value = v.net_devices ? "UCX_NET_DEVICES=all" : "UCX_NET_DEVICES unset";
+  if (!v.affinity_known)
+    return finding(Layer::nvlink, "UCX_NET_DEVICES", Status::skipped,
+                   value + "; GPU-NIC affinity unknown (no NIC columns in nvidia-smi topo -m), cannot tell which ports UCX should use",
+                   {}, false);
+  std::vector<std::string> others;
+  for (const auto& d : *v.devices)
+    if (!v.gpu_affine.count(d.name))
+      for (const auto& p : d.ports)
+        if (is_active(p)) others.push_back(port_id(p));
+  if (others.empty()) return finding(Layer::nvlink, "UCX_NET_DEVICES", Status::ok, value + ": every Active port is GPU-affine");
+  auto better = affine_active_ports(v);
+  return finding(Layer::nvlink, "UCX_NET_DEVICES", Status::warn,
+                 value + ": UCX may also use " + join(others) + " (Active, not GPU-affine)",
+                 better.empty() ? "" : "UCX_NET_DEVICES=" + better);
+}
+
+// Multi-node NVLink carries KV only if the GPUs have NVLink at all.
+std::optional<report::Finding> mnnvl(const NodeView& v) {
+  if (!v.mnnvl) return std::nullopt;
+  std::string why = "UCX_CUDA_IPC_ENABLE_MNNVL=y and no RDMA transport in UCX_TLS: KV moves over multi-node NVLink";
+  if (!v.facts.topo) return finding(Layer::nvlink, "multi-node nvlink", Status::skipped, why + "; topology unknown");
+  if (!nvlink_expected(*v.facts.topo))
+    return finding(Layer::nvlink, "multi-node nvlink", Status::fail, why + ", but these GPUs have no NVLink",
+                   "drop UCX_CUDA_IPC_ENABLE_MNNVL and give UCX_TLS an RDMA transport (rc)");
+  return finding(Layer::nvlink, "multi-node nvlink", Status::ok, why);
+}
+
+}  // namespace
+
+std::vector<report::Finding> judge_nvlink(const NodeView& v) {
+  std::vector<report::Finding> out;
+  if (auto f = smi_failure(v)) out.push_back(*f);
+  else if (v.facts.topo) out.push_back(topology(*v.facts.topo));
+  else out.push_back(finding(Layer::nvlink, "topology", Status::skipped, "nvidia-smi topo -m gave no output",
+                             "nvidia-smi topo -m"));
+  if (auto f = links(v)) out.push_back(*f);
+  if (auto f = nic_affinity(v)) out.push_back(*f);
+  if (auto f = mnnvl(v)) out.push_back(*f);
+  if (auto f = net_devices(v)) out.push_back(*f);
+  return out;
+}
+
+}  // namespace icheck::rules::node
