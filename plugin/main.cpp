@@ -153,7 +153,10 @@ int run(int argc, char** argv) {
 
   auto report = icheck::check::run_mode(options);
   if (!report) {
-    std::cerr << "error: " << report.error().message << "\n";
+    // kubeconfig errors arrive worded exactly as kubectl prints them, prefix included.
+    const auto& message = report.error().message;
+    const bool prefixed = message.rfind("error: ", 0) == 0 || message.rfind("Error", 0) == 0;
+    std::cerr << (prefixed ? "" : "error: ") << message << "\n";
     return k_exit_unknown;
   }
   const auto verdict = icheck::report::decide(*report);

@@ -1,0 +1,131 @@
+#include "check/kube_session.hpp"
+
+#include "exec/child.hpp"
+#include "kube/kubectl_argv.hpp"
+
+namespace icheck::check {
+namespace {
+
+std::string selector_for(const TargetOptions& t, const std::vector<std::string>& deployments) {
+  std::vector<std::string> parts;
+  if (!t.selector.empty()) {
+    parts.push_back(t.selector);
+  }
+  if (!t.deployment.empty()) {
+    parts.push_back(kube::deployment_selector(t.deployment));
+  }
+  if (!deployments.empty()) {
+    parts.push_back(kube::deployments_selector(deployments));
+  }
+  if (parts.empty()) {
+    parts.push_back(kube::default_selector());
+  }
+  std::string joined;
+  for (const auto& p : parts) {
+    joined += (joined.empty() ? "" : ",") + p;
+  }
+  return joined;
+}
+
+std::string describe(const TargetOptions& t, const std::vector<std::string>& deployments) {
+  if (!t.pods.empty()) {
+    return t.pods.size() == 1 ? "pod " + t.pods[0] : std::to_string(t.pods.size()) + " named pods";
+  }
+  if (!t.deployment.empty()) {
+    return "deployment " + t.deployment;
+  }
+  if (!deployments.empty()) {
+    std::string names;
+    for (const auto& d : deployments) {
+      names += (names.empty() ? "" : ", ") + d;
+    }
+    return "deployment" + std::string(deployments.size() > 1 ? "s " : " ") + names;
+  }
+  if (!t.selector.empty()) {
+    return "selector " + t.selector;
+  }
+  return "every Dynamo deployment";
+}
+
+// kubectl's stderr, minus blank lines, as one message.
+std::string kubectl_error(const exec::ChildResult& r, const std::string& program) {
+  if (r.not_found) {
+    return "could not run \"" + program + "\": not found on PATH (install kubectl, or set "
+           "DYNAMO_ICHECK_KUBECTL)";
+  }
+  if (r.timed_out) {
+    return "kubectl get pods timed out";
+  }
+  std::string text = r.err;
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) {
+    text.pop_back();
+  }
+  return text.empty() ? "kubectl get pods failed with exit code " + std::to_string(r.exit_code)
+                      : text;
+}
+
+// With named pods kubectl prints the ones it found and a NotFound line for each other one.
+std::vector<std::string> error_lines(const std::string& err) {
+  std::vector<std::string> lines;
+  std::size_t start = 0;
+  while (start < err.size()) {
+    auto end = err.find('\n', start);
+    if (end == std::string::npos) {
+      end = err.size();
+    }
+    if (end > start) {
+      lines.push_back(err.substr(start, end - start));
+    }
+    start = end + 1;
+  }
+  return lines;
+}
+
+}  // namespace
+
+Expected<KubeSession> open_session(const kube::KubeFlags& flags,
+                                   std::chrono::milliseconds timeout) {
+  const auto env = kube::real_environment();
+  auto resolved = kube::resolve_kube(flags, env);
+  if (!resolved) {
+    return resolved.error();
+  }
+  KubeSession s;
+  s.resolved = std::move(*resolved);
+  s.program = kube::kubectl_program(env);
+  s.base = kube::kubectl_base_argv(s.program, flags, s.resolved);
+  s.timeout = timeout;
+  return s;
+}
+
+Expected<PodSelection> find_pods(const KubeSession& session, const TargetOptions& targets,
+                                 const std::vector<std::string>& deployments) {
+  const auto& ns = session.resolved.namespace_;
+  exec::ChildSpec spec;
+  spec.argv = targets.pods.empty()
+                  ? kube::get_pods_argv(session.base, ns, session.resolved.all_namespaces,
+                                        selector_for(targets, deployments))
+                  : kube::get_named_pods_argv(session.base, ns, targets.pods);
+  spec.deadline = session.timeout;
+  spec.output_cap = std::size_t{256} << 20;  // a pod list of thousands of pods still fits
+  const auto r = exec::run_child(spec);
+  const bool named = !targets.pods.empty();
+  if (!r.ok() && !(named && r.exit_code == 1 && !r.out.empty())) {
+    return Error{kubectl_error(r, session.program)};
+  }
+  kube::ContainerChoice choice;
+  if (targets.container) {
+    choice = {*targets.container, true};
+  }
+  auto pods = kube::parse_pods_json(r.out, choice);
+  if (!pods) {
+    return Error{"could not read kubectl's pod list: " + pods.error().message};
+  }
+  PodSelection selection{std::move(*pods), {}, describe(targets, deployments)};
+  if (named) {
+    selection.warnings = error_lines(r.err);
+  }
+  return selection;
+}
+
+}  // namespace icheck::check

@@ -1,0 +1,11 @@
+#pragma once
+#include "check/options.hpp"
+#include "report/model.hpp"
+#include "util/expected.hpp"
+
+namespace icheck::check {
+
+// `node`: the node probe in every selected worker pod (or --local), judged layer by layer.
+Expected<report::Report> check_node(const Options& options);
+
+}  // namespace icheck::check

@@ -1,0 +1,58 @@
+#include "check/pod_probe.hpp"
+
+#include "exec/fanout.hpp"
+#include "exec/local.hpp"
+#include "exec/progress.hpp"
+#include "kube/kubectl_argv.hpp"
+
+#include <cstdio>
+
+namespace icheck::check {
+namespace {
+
+kube::ExecFailure classify(const KubeSession& session, const kube::PodInfo& pod,
+                           const exec::ChildResult& r, const RunOptions& run) {
+  kube::ExecOutcome outcome;
+  outcome.exit_code = r.exit_code;
+  outcome.stderr_text = r.err;
+  outcome.timed_out = r.timed_out;
+  outcome.spawn_failed = r.not_found || !r.spawn_error.empty();
+  outcome.stdout_empty = r.out.empty();
+  kube::ExecTarget target{pod.name, pod.namespace_, pod.container, session.program,
+                          static_cast<int>(run.timeout.count() / 1000)};
+  return kube::classify_exec_failure(outcome, target);
+}
+
+}  // namespace
+
+std::vector<PodProbe> probe_pods(const KubeSession& session, const std::vector<kube::PodInfo>& pods,
+                                 const std::string& script, const RunOptions& run) {
+  std::vector<PodProbe> probes;
+  std::vector<std::size_t> runnable;
+  for (const auto& pod : pods) {
+    probes.push_back({pod, std::nullopt, {}});
+    if (pod.probeable()) {
+      runnable.push_back(probes.size() - 1);
+    }
+  }
+  exec::ProgressLine progress(stderr, "probed", "pods", run.progress);
+  exec::FanoutOptions fan{run.parallel, progress.callback()};
+  exec::parallel_for(runnable.size(), fan, [&](std::size_t i) {
+    auto& probe = probes[runnable[i]];
+    exec::ChildSpec spec;
+    spec.argv = kube::exec_argv(session.base, probe.pod.namespace_, probe.pod.name,
+                                probe.pod.container, script);
+    spec.deadline = run.timeout;
+    spec.output_cap = run.output_cap;
+    probe.result = exec::run_child(spec);
+    probe.failure = classify(session, probe.pod, *probe.result, run);
+  });
+  progress.clear();
+  return probes;
+}
+
+exec::ChildResult probe_local(const std::string& script, const RunOptions& run) {
+  return exec::run_local(script, run.timeout, run.output_cap);
+}
+
+}  // namespace icheck::check

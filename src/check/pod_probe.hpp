@@ -1,0 +1,27 @@
+#pragma once
+// One `kubectl exec POD -c C -- sh -c SCRIPT` per probeable pod, in parallel, bounded; or the
+// same script under the local /bin/sh for --local.
+
+#include "check/kube_session.hpp"
+#include "exec/child.hpp"
+#include "kube/exec_failure.hpp"
+#include "kube/pods.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace icheck::check {
+
+struct PodProbe {
+  kube::PodInfo pod;
+  std::optional<exec::ChildResult> result;  // absent: not probeable, never exec'd
+  kube::ExecFailure failure;                // kind none: the script ran and exited 0
+};
+
+std::vector<PodProbe> probe_pods(const KubeSession& session, const std::vector<kube::PodInfo>& pods,
+                                 const std::string& script, const RunOptions& run);
+
+exec::ChildResult probe_local(const std::string& script, const RunOptions& run);
+
+}  // namespace icheck::check

@@ -1,0 +1,81 @@
+#include "check/pod_targets.hpp"
+
+#include <map>
+#include <set>
+
+namespace icheck::check {
+namespace {
+
+report::Finding skipped(std::string name, report::Layer layer, std::string detail,
+                        std::string next) {
+  report::Finding f;
+  f.name = std::move(name);
+  f.layer = layer;
+  f.status = report::Status::skipped;
+  f.detail = std::move(detail);
+  f.next = std::move(next);
+  return f;
+}
+
+std::string mib(std::size_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
+
+}  // namespace
+
+std::string pods_phrase(const std::vector<kube::PodInfo>& pods) {
+  std::map<std::string, int> roles;
+  std::set<std::string> nodes;
+  for (const auto& p : pods) {
+    ++roles[p.role.empty() ? "unknown" : p.role];
+    if (!p.node.empty()) {
+      nodes.insert(p.node);
+    }
+  }
+  std::string text = std::to_string(pods.size()) + (pods.size() == 1 ? " pod" : " pods");
+  std::string parts;
+  for (const auto& [role, n] : roles) {
+    parts += (parts.empty() ? "" : ", ") + std::to_string(n) + " " + role;
+  }
+  if (!parts.empty()) {
+    text += " (" + parts + ")";
+  }
+  return text + " on " + std::to_string(nodes.size()) + (nodes.size() == 1 ? " node" : " nodes");
+}
+
+bool is_disagg(const std::vector<kube::PodInfo>& pods) {
+  bool prefill = false, decode = false;
+  for (const auto& p : pods) {
+    prefill = prefill || p.role == "prefill";
+    decode = decode || p.role == "decode";
+  }
+  return prefill && decode;
+}
+
+bool start_target(const PodProbe& probe, report::Layer layer, const RunOptions& run,
+                  report::Target& target) {
+  const auto& pod = probe.pod;
+  target.name = pod.name;
+  target.kind = report::TargetKind::pod;
+  target.role = pod.role;
+  target.node = pod.node;
+  if (!pod.container_note.empty()) {
+    target.summary = pod.container_note;
+  }
+  if (!probe.result) {
+    target.findings.push_back(skipped("pod", layer, pod.skip_detail(), pod.next_step()));
+    return false;
+  }
+  if (probe.failure.kind != kube::ExecFailureKind::none) {
+    target.findings.push_back(
+        skipped("exec", layer, probe.failure.detail, probe.failure.next_step));
+    return false;
+  }
+  if (probe.result->truncated) {
+    target.findings.push_back(skipped("probe", layer,
+                                      "probe output exceeded the " + mib(run.output_cap) +
+                                          " cap; facts after the cut are missing",
+                                      ""));
+  }
+  return true;
+}
+
+}  // namespace icheck::check
