@@ -104,10 +104,11 @@ inline std::string ucx_tcp_only() {
          ucx_md("tcp", "tcp", "", {{"tcp", "eth0"}});
 }
 
-inline std::string ucx_ib(const std::vector<std::string>& devs, const std::string& ib_types) {
+inline std::string ucx_ib(const std::vector<std::string>& devs, const std::string& ib_types,
+                          const std::string& reg = "unlimited, cost: 180 nsec") {
   std::string t = ucx_tcp_only();
   for (const auto& d : devs)
-    t += ucx_md(d, "ib", ib_types, {{"rc_mlx5", d + ":1"}, {"dc_mlx5", d + ":1"}, {"ud_mlx5", d + ":1"}});
+    t += ucx_md(d, "ib", ib_types, {{"rc_mlx5", d + ":1"}, {"dc_mlx5", d + ":1"}, {"ud_mlx5", d + ":1"}}, reg);
   return t;
 }
 
