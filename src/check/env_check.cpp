@@ -71,21 +71,32 @@ std::string nothing_checked(const report::Report& report) {
 
 }  // namespace
 
-Expected<report::Report> check_env(const EnvOptions& options) {
-  auto files = recipe::load_recipe(options.path, options.recursive);
-  if (!files) {
-    return files.error();
-  }
+Expected<report::Report> env_report(const std::vector<recipe::ManifestFile>& files,
+                                    const std::filesystem::path& path) {
   report::Report report;
   report.mode = "env";
-  report.header.push_back("recipe " + options.path.string());
-  for (const auto& file : *files) {
+  report.header.push_back("recipe " + path.string());
+  for (const auto& file : files) {
     add_file(file, report);
   }
   if (report.targets.empty()) {
     return Error{nothing_checked(report)};
   }
-  report.transport_not_exercised = all_aggregated(*files);
+  report.transport_not_exercised = all_aggregated(files);
+  return report;
+}
+
+Expected<report::Report> check_env(const EnvOptions& options) {
+  auto files = recipe::load_recipe(options.path, options.recursive);
+  if (!files) {
+    return files.error();
+  }
+  auto report = env_report(*files, options.path);
+  if (report) {
+    report->limitations.push_back(
+        "recipe text only: the operator and the image may add or change values; compare with "
+        "the running pods: kubectl dynamo-icheck env --live " + options.path.string());
+  }
   return report;
 }
 

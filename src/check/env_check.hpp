@@ -18,6 +18,10 @@ struct EnvOptions {
 // Report::limitations; an error (exit 3) only when no deployment could be checked at all.
 Expected<report::Report> check_env(const EnvOptions& options);
 
+// The same report from files already loaded (env --live reuses them for the pods).
+Expected<report::Report> env_report(const std::vector<recipe::ManifestFile>& files,
+                                    const std::filesystem::path& path);
+
 // One manifest target (no I/O): name "<file>" or "<file>:<dgd>" when the file holds several.
 report::Target env_target(const recipe::ManifestFile& file, const recipe::Deployment& dgd);
 

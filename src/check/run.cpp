@@ -1,10 +1,15 @@
 #include "check/run.hpp"
 
+#include "check/env_check.hpp"
+#include "check/env_live_check.hpp"
 #include "check/node_check.hpp"
 
 namespace icheck::check {
 
 Expected<report::Report> run_mode(const Options& options) {
+  if (options.mode == "env") {
+    return options.live ? check_env_live(options) : check_env({options.path, options.recursive});
+  }
   if (options.mode == "node") {
     return check_node(options);
   }
