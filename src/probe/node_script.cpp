@@ -7,8 +7,9 @@ namespace icheck::probe {
 //   ...body: the file or the tool's stdout+stderr...
 //   @@icheck:end <name> rc=<n>|rc=absent@@
 // and a final "@@icheck:done@@". rc=absent: the command is not in PATH or the file is missing.
-// Tools are bounded by `timeout` (coreutils or busybox, whose old versions need -t) or, when
-// neither exists, by a background killer; a timed-out tool ends with rc 124, 137 or 143.
+// Tools are bounded by GNU `timeout -s KILL` or, elsewhere (busybox, no timeout), by a killer
+// that kills the tool and its descendants; a timed-out tool ends with rc 137 (124/143 also read
+// as timed out).
 // Files are read with the `read` builtin rather than cat so a tool-less image costs no forks.
 std::string_view node_probe_script() {
   return R"ICHECK_SH(
@@ -27,28 +28,43 @@ file_section() {
   if [ -r "$2" ]; then show_file "$2"; end "$1" 0; else end "$1" absent; fi
 }
 
-# Which timeout flavour exists, decided once.
-TMO=none
-if command -v timeout >/dev/null 2>&1; then
-  if timeout 1 true >/dev/null 2>&1; then TMO=plain
-  elif timeout -t 1 true >/dev/null 2>&1; then TMO=dash_t
-  fi
-fi
+# GNU timeout kills the tool's whole process group. Elsewhere (busybox, no timeout) there is no
+# job control without a tty, so the killer walks /proc for the tool's descendants and kills
+# them all: children of shell-script tools (ibstatus, ibdev2netdev) would otherwise keep the
+# output pipe, and so the exec, open past the deadline.
+TMO=tree
+case $(timeout --version 2>/dev/null) in *coreutils*) TMO=gnu ;; esac
+
+kill_tree() {
+  tree=" $1 "
+  grown=1
+  while [ $grown = 1 ]; do
+    grown=0
+    for st in /proc/[0-9]*/stat; do
+      IFS= read -r line < "$st" 2>/dev/null || continue
+      p=${st#/proc/}
+      p=${p%/stat}
+      set -- ${line##*) }
+      case $tree in *" $p "*) continue ;; esac
+      case $tree in *" $2 "*) tree="$tree$p "; grown=1 ;; esac
+    done
+  done
+  kill -9 $tree
+}
 
 bounded() {
-  case $TMO in
-    plain) timeout "$T" "$@" ;;
-    dash_t) timeout -t "$T" "$@" ;;
-    *)
-      "$@" &
-      pid=$!
-      ( sleep "$T"; kill -9 "$pid" ) >/dev/null 2>&1 &
-      killer=$!
-      wait "$pid"
-      rc=$?
-      kill "$killer" >/dev/null 2>&1
-      return $rc ;;
-  esac
+  if [ "$TMO" = gnu ]; then
+    timeout -s KILL "$T" "$@"
+    return $?
+  fi
+  "$@" &
+  pid=$!
+  ( sleep "$T"; kill_tree "$pid" ) >/dev/null 2>&1 &
+  killer=$!
+  wait "$pid"
+  rc=$?
+  kill -9 "$killer" >/dev/null 2>&1
+  return $rc
 }
 
 # tool_section NAME CMD ARGS...: the tool's stdout+stderr and its exit status.
