@@ -1,0 +1,172 @@
+"""The plugin binary's contract: exit codes per verdict and per bad input, flag spellings,
+help, output formats, colour. Needs no cluster (env mode and argument errors only).
+
+ICHECK_PLUGIN points at the built kubectl-dynamo_icheck (CTest passes it).
+"""
+import json
+import os
+import subprocess
+import tempfile
+import unittest
+
+PLUGIN = os.environ.get("ICHECK_PLUGIN", "build/kubectl-dynamo_icheck")
+TESTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+RECIPES = os.path.join(TESTS, "recipes")
+
+DISAGG_UCX_TCP_ONLY = """\
+apiVersion: nvidia.com/v1beta1
+kind: DynamoGraphDeployment
+metadata: {name: tcp-only}
+spec:
+  components:
+  - name: prefill
+    type: prefill
+    replicas: 2
+    podTemplate: {spec: {containers: [{name: main,
+      env: [{name: UCX_TLS, value: "tcp,cuda_copy"}, {name: HF_TOKEN, value: hf_abcdefsecret}],
+      resources: {limits: {nvidia.com/gpu: "8", rdma/ib: "8"}},
+      securityContext: {capabilities: {add: [IPC_LOCK]}}}]}}
+  - name: decode
+    type: decode
+    replicas: 2
+    podTemplate: {spec: {containers: [{name: main,
+      env: [{name: UCX_TLS, value: "tcp,cuda_copy"}],
+      resources: {limits: {nvidia.com/gpu: "8", rdma/ib: "8"}},
+      securityContext: {capabilities: {add: [IPC_LOCK]}}}]}}
+"""
+
+
+def run(*args, env=None):
+    e = dict(os.environ)
+    e.pop("NO_COLOR", None)
+    e.update(env or {})
+    p = subprocess.run([PLUGIN, *args], capture_output=True, text=True, env=e, timeout=60)
+    return p.returncode, p.stdout, p.stderr
+
+
+def recipe(*parts):
+    return os.path.join(RECIPES, *parts)
+
+
+class ExitCodes(unittest.TestCase):
+    def test_surface_ok_is_0(self):
+        rc, out, _ = run("env", recipe("deepseek-v4", "deepseek-v4-flash", "vllm", "disagg-h200-agentic"))
+        self.assertEqual(rc, 0, out)
+        self.assertIn("VERDICT  surface-ok", out)
+
+    def test_unconfirmed_is_1(self):
+        rc, out, _ = run("env", recipe("llama-3-70b", "vllm", "disagg-multi-node"))
+        self.assertEqual(rc, 1, out)
+        self.assertIn("VERDICT  unconfirmed  unconfirmed at env", out)
+
+    def test_blocked_is_2_and_secret_masked(self):
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "deploy.yaml"), "w") as f:
+                f.write(DISAGG_UCX_TCP_ONLY)
+            rc, out, err = run("env", d, "-o", "wide")
+        self.assertEqual(rc, 2, out + err)
+        self.assertIn("VERDICT  blocked  blocked at env", out)
+        self.assertNotIn("hf_abcdefsecret", out + err)
+
+    def test_aggregated_never_better_than_surface_ok(self):
+        rc, out, _ = run("env", recipe("llama-3-70b", "vllm", "agg"), "-o", "json")
+        doc = json.loads(out)
+        self.assertIn(doc["verdict"]["status"], ("surface-ok", "unconfirmed"))
+        self.assertTrue(any("not exercised" in l for l in doc["verdict"]["limitations"]))
+        self.assertEqual(rc, {"surface-ok": 0, "unconfirmed": 1}[doc["verdict"]["status"]])
+
+
+class BadInput(unittest.TestCase):
+    def expect_3(self, path, fragment):
+        rc, out, err = run("env", path)
+        self.assertEqual(rc, 3, out + err)
+        self.assertEqual(out, "")
+        self.assertIn(fragment, err)
+        self.assertNotIn("terminate called", err)
+
+    def test_missing_path(self):
+        self.expect_3("/nonexistent/recipe", "/nonexistent/recipe")
+
+    def test_empty_folder(self):
+        with tempfile.TemporaryDirectory() as d:
+            self.expect_3(d, d)
+
+    def test_not_yaml(self):
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "deploy.yaml"), "wb") as f:
+                f.write(b"\x00\x01\x02 not yaml \xff\xfe")
+            self.expect_3(d, "deploy.yaml")
+
+    def test_syntax_error_names_file_and_line(self):
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "deploy.yaml"), "w") as f:
+                f.write("apiVersion: nvidia.com/v1beta1\nkind: DynamoGraphDeployment\nspec: [a, b\n")
+            rc, out, err = run("env", d)
+            self.assertEqual(rc, 3)
+            self.assertRegex(err, r"deploy\.yaml:\d+")
+
+    def test_no_dgd(self):
+        self.expect_3(recipe("kimi-k2.5", "tokenspeed", "agg", "nvidia"), "no DynamoGraphDeployment")
+
+    def test_one_bad_file_others_still_reported(self):
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "deploy.yaml"), "w") as f:
+                f.write(DISAGG_UCX_TCP_ONLY)
+            with open(os.path.join(d, "deploy-broken.yaml"), "w") as f:
+                f.write("kind: [\n")
+            rc, out, err = run("env", d)
+        self.assertEqual(rc, 2, out + err)
+        self.assertIn("error    deploy-broken.yaml", out)
+
+    def test_unknown_flag_and_bad_output(self):
+        self.assertEqual(run("env", "x", "--bogus")[0], 3)
+        self.assertEqual(run("env", "x", "-o", "xml")[0], 3)
+        self.assertEqual(run("node", "--timeout", "soon")[0], 3)
+
+    def test_no_subcommand(self):
+        rc, _, err = run()
+        self.assertEqual(rc, 3)
+        self.assertIn("subcommand", err)
+
+
+class Cli(unittest.TestCase):
+    def test_help_shows_kubectl_prefix(self):
+        rc, out, _ = run("-h")
+        self.assertEqual(rc, 0)
+        self.assertIn("Usage: kubectl dynamo-icheck", out)
+
+    def test_namespace_spellings_like_kubectl(self):
+        for flags in (["-n", "foo"], ["-nfoo"], ["-n=foo"], ["--namespace=foo"]):
+            with self.subTest(flags=flags):
+                rc, out, err = run("env", recipe("llama-3-70b", "vllm", "agg"), *flags)
+                self.assertIn(rc, (0, 1), err)
+
+    def test_invalid_namespace_is_kubectls_error(self):
+        rc, _, err = run("node", "-n", "ns/x", env={"KUBECONFIG": "/nonexistent"})
+        self.assertEqual(rc, 3)
+        self.assertIn('invalid namespace "ns/x"', err)
+
+    def test_color_only_when_asked_or_terminal(self):
+        path = recipe("llama-3-70b", "vllm", "disagg-multi-node")
+        self.assertNotIn("\x1b[", run("env", path)[1])  # stdout is a pipe
+        self.assertIn("\x1b[", run("env", path, "--color", "always")[1])
+        self.assertNotIn("\x1b[", run("env", path, "--color", "never")[1])
+
+    def test_yaml_and_json_carry_the_same_document(self):
+        path = recipe("qwen3-32b", "vllm", "cloud-providers")
+        rc_j, out_j, _ = run("env", path, "-o", "json")
+        rc_y, out_y, _ = run("env", path, "-o", "yaml")
+        doc = json.loads(out_j)
+        self.assertEqual(rc_j, rc_y)
+        self.assertEqual(doc["apiVersion"], "dynamo-icheck/v1")
+        self.assertEqual(doc["kind"], "Report")
+        self.assertEqual(doc["mode"], "env")
+        self.assertEqual(len(doc["targets"]), 5)  # one per alternative manifest, never mixed
+        self.assertIn("apiVersion: dynamo-icheck/v1\n", out_y)
+        for t in doc["targets"]:
+            self.assertEqual(t["kind"], "manifest")
+            self.assertIn("name: " + t["name"], out_y)
+
+
+if __name__ == "__main__":
+    unittest.main()
