@@ -17,17 +17,11 @@ bool close_to_gpu(TopoLinkKind k) {
 // GB200/GB300/GH200 attach every NIC to the Grace CPU: topo prints SYS for all GPU-NIC cells.
 // x86 tables print "N/A" in GPU NUMA ID, so a numeric one plus all-SYS marks Grace.
 bool all_sys_with_gpu_numa(const probe::Topology& t) {
-  bool numeric_numa = false, any_nic = false;
-  for (const auto* g : t.gpu_rows()) {
-    numeric_numa = numeric_numa || probe::text::to_int(g->gpu_numa_id).has_value();
-    for (const auto* n : t.nic_rows()) {
-      const auto* l = t.link(g->label, n->label);
-      if (l == nullptr) continue;
-      any_nic = true;
-      if (l->kind != TopoLinkKind::sys) return false;
-    }
-  }
-  return any_nic && numeric_numa;
+  bool numeric_numa = false;
+  for (const auto* g : t.gpu_rows()) numeric_numa = numeric_numa || probe::text::to_int(g->gpu_numa_id).has_value();
+  auto cells = gpu_nic_cells(t);
+  if (cells.empty() || !numeric_numa) return false;
+  return std::all_of(cells.begin(), cells.end(), [](const GpuNicCell& c) { return c.link.kind == TopoLinkKind::sys; });
 }
 
 bool detect_grace(const probe::NodeFacts& f) {
@@ -41,11 +35,12 @@ bool detect_grace(const probe::NodeFacts& f) {
 
 void read_affinity(NodeView& v) {
   const auto& t = v.facts.topo;
-  if (!t || t->gpu_rows().empty() || t->nic_rows().empty() || v.grace) return;
+  if (!t || v.grace) return;
+  auto cells = gpu_nic_cells(*t);
+  if (cells.empty()) return;
   v.affinity_known = true;
-  for (const auto* n : t->nic_rows())
-    for (const auto* g : t->gpu_rows())
-      if (const auto* l = t->link(g->label, n->label); l && close_to_gpu(l->kind)) v.gpu_affine.insert(n->name);
+  for (const auto& c : cells)
+    if (close_to_gpu(c.link.kind)) v.gpu_affine.insert(c.nic);
 }
 
 bool truthy(const std::string& s) {
@@ -106,6 +101,18 @@ probe::LinkLayer first_link_layer(const probe::IbDevice& d) {
 bool grace_gpu_name(const std::string& name) {
   return probe::text::contains(name, "GH200") || probe::text::contains(name, "GB200") ||
          probe::text::contains(name, "GB300");
+}
+
+std::vector<GpuNicCell> gpu_nic_cells(const probe::Topology& t) {
+  std::vector<GpuNicCell> out;
+  for (const auto* g : t.gpu_rows())
+    for (std::size_t i = 0; i < t.columns.size() && i < g->links.size(); ++i) {
+      const auto& label = t.columns[i];
+      if (label.starts_with("GPU")) continue;
+      auto it = t.nic_legend.find(label);
+      out.push_back({g->label, it == t.nic_legend.end() ? label : it->second, g->links[i]});
+    }
+  return out;
 }
 
 NodeView make_view(const probe::NodeFacts& f, const NodeContext& ctx) {

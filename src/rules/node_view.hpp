@@ -42,6 +42,14 @@ std::vector<const probe::IbPort*> all_ports(const NodeView& v);
 std::vector<std::string> net_device_entries(const NodeView& v);  // empty when unset or all
 bool grace_gpu_name(const std::string& name);
 
+// Every GPU row's cell toward each NIC column (NIC rows may be missing from a cut table).
+struct GpuNicCell {
+  std::string gpu;   // GPU0
+  std::string nic;   // resolved device name (legend applied): mlx5_0
+  probe::TopoLink link;
+};
+std::vector<GpuNicCell> gpu_nic_cells(const probe::Topology& t);
+
 std::optional<std::string> env(const probe::NodeFacts& f, const std::string& name);
 report::Finding finding(report::Layer layer, std::string name, report::Status status,
                         std::string detail, std::string next = {}, bool required = true);

@@ -135,23 +135,20 @@ bool near(TopoLinkKind k) { return distance(k) <= 1; }
 // Each GPU's nearest NIC: PIX/PXB lets GPUDirect RDMA bypass the CPU; NODE/SYS crosses it.
 std::optional<report::Finding> nic_affinity(const NodeView& v) {
   if (!v.facts.topo) return std::nullopt;
-  const auto& t = *v.facts.topo;
-  auto gpus = t.gpu_rows();
-  auto nics = t.nic_rows();
-  if (gpus.empty() || nics.empty()) return std::nullopt;
+  auto cells = gpu_nic_cells(*v.facts.topo);
+  if (cells.empty()) return std::nullopt;
   if (v.grace)
     return finding(Layer::nvlink, "nic affinity", Status::ok,
                    "every GPU-NIC path is SYS: normal on Grace (NICs attach to the CPU)");
-  std::vector<std::string> far;
-  for (const auto* g : gpus) {
-    const probe::TopoLink* best = nullptr;
-    std::string best_nic;
-    for (const auto* n : nics)
-      if (const auto* l = t.link(g->label, n->label); l && (!best || distance(l->kind) < distance(best->kind)))
-        best = l, best_nic = n->name;
-    if (!best || !near(best->kind)) far.push_back(g->label + "→" + best_nic + " " + (best ? best->text : "?"));
+  std::vector<std::pair<std::string, const GpuNicCell*>> nearest;  // per GPU, in row order
+  for (const auto& c : cells) {
+    if (nearest.empty() || nearest.back().first != c.gpu) nearest.emplace_back(c.gpu, &c);
+    else if (distance(c.link.kind) < distance(nearest.back().second->link.kind)) nearest.back().second = &c;
   }
-  std::string count = std::to_string(gpus.size() - far.size()) + "/" + std::to_string(gpus.size()) +
+  std::vector<std::string> far;
+  for (const auto& [gpu, c] : nearest)
+    if (!near(c->link.kind)) far.push_back(gpu + "→" + c->nic + " " + c->link.text);
+  std::string count = std::to_string(nearest.size() - far.size()) + "/" + std::to_string(nearest.size()) +
                       " GPUs have a PIX/PXB NIC";
   if (far.empty()) return finding(Layer::nvlink, "nic affinity", Status::ok, count);
   return finding(Layer::nvlink, "nic affinity", Status::warn,
