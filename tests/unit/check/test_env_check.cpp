@@ -26,7 +26,9 @@ TEST_CASE("env on a folder of alternative manifests: one target per file") {
   CHECK(report->targets[0].summary ==
         "v1alpha1 disagg single-node · 1 decode ×4 GPU · 1 prefill ×4 GPU");
   CHECK(report->errors.empty());
-  CHECK(report->limitations.empty());
+  // Only the standing limitation of reading recipe text: no file lacked a deployment.
+  REQUIRE(report->limitations.size() == 1);
+  CHECK(report->limitations[0].rfind("recipe text only:", 0) == 0);
   CHECK_FALSE(report->transport_not_exercised);
 }
 
