@@ -1,0 +1,188 @@
+"""`kubectl dynamo-icheck node` against the fake API server, through the real kubectl 1.30-1.32.
+
+Each scenario's pods have an exact expected status per check and an expected verdict and exit code.
+Run: cd tests/e2e && ICHECK_PLUGIN=../../build/kubectl-dynamo_icheck python3 -m unittest -v test_plugin_node
+"""
+import json
+import time
+import unittest
+
+import harness
+
+OK, WARN, FAIL, SKIP = "ok", "warn", "fail", "skipped"
+VERDICT_RC = {"surface-ok": 0, "unconfirmed": 1, "blocked": 2, "error": 3}
+
+HEALTHY = {"ports": OK, "devices": OK, "verbs": OK, "memlock": OK, "peer-memory": OK, "ucx gpudirect": OK,
+           "gdrcopy": OK, "topology": OK, "links": OK, "UCX_NET_DEVICES": OK, "transports": OK, "version": OK}
+
+
+def changed(base, **over):
+    out = dict(base)
+    for k, v in over.items():
+        k = {"peer__memory": "peer-memory", "nvidia__smi": "nvidia-smi"}.get(k, k.replace("__", " "))
+        if v is None:
+            out.pop(k, None)
+        else:
+            out[k] = v
+    return out
+
+
+NO_UCX = dict(ucx__gpudirect=None, version=None, transports=SKIP)
+
+# scenario -> (args, {pod: {check: status}}, verdict status, verdict layer or None)
+SCENARIOS = {
+    "node-roce": ({
+        "node-roce-0-decode-a": changed(HEALTHY, roce__addressing=WARN),
+        "node-roce-0-decode-b": changed(HEALTHY, roce__addressing=OK)}, "surface-ok", None),
+    "node-no-uverbs": ({
+        "node-no-uverbs-0-decode-a": changed(HEALTHY, devices=FAIL)}, "blocked", "rdma-access"),
+    "node-memlock-64k": ({
+        "node-memlock-64k-0-decode-a": changed(HEALTHY, memlock=FAIL)}, "blocked", "rdma-access"),
+    "node-peermem-dmabuf": ({
+        "node-peermem-dmabuf-0-decode-a": changed(HEALTHY, peer__memory=WARN, **NO_UCX)}, "unconfirmed", "gpudirect"),
+    "node-peermem-none": ({
+        "node-peermem-none-0-decode-a": changed(HEALTHY, peer__memory=FAIL, **NO_UCX),
+        "node-peermem-none-0-decode-b": changed(HEALTHY, peer__memory=FAIL, **NO_UCX)}, "blocked", "gpudirect"),
+    "node-port-init": ({
+        "node-port-init-0-decode-a": changed(HEALTHY, **{"port mlx5_3:1": WARN, "UCX_NET_DEVICES": FAIL}),
+        "node-port-init-0-decode-b": changed(HEALTHY, **{"port mlx5_3:1": WARN, "UCX_NET_DEVICES": SKIP})},
+        "blocked", "nvlink"),
+    "node-toolless": ({
+        "node-toolless-0-decode-a": changed(HEALTHY, verbs=SKIP, gdrcopy=WARN, topology=None, links=None,
+                                            nvidia__smi=SKIP, **NO_UCX)}, "unconfirmed", "rdma-access"),
+    "node-no-gpu-driver": ({
+        "node-no-gpu-driver-0-decode-a": changed(HEALTHY, peer__memory=FAIL, gdrcopy=WARN, topology=None, links=None,
+                                                 nvidia__smi=FAIL, **NO_UCX)}, "blocked", "gpudirect"),
+    "node-pcie-gpus": ({
+        "node-pcie-gpus-0-decode-a": changed(HEALTHY, links=None, nic__affinity=WARN, UCX_NET_DEVICES=WARN)},
+        "unconfirmed", "nvlink"),
+    "node-ucx-tcp-only": ({
+        "node-ucx-tcp-only-0-decode-a": changed(HEALTHY, transports=FAIL, version=WARN, ucx__gpudirect=WARN)},
+        "blocked", "ucx"),
+}
+
+# Details that must name the cause (substring per pod/check).
+DETAILS = {
+    ("node-roce-0-decode-a", "ports"): "RoCE (link layer Ethernet)",
+    ("node-no-uverbs-0-decode-a", "devices"): "RDMA device not mounted into the pod",
+    ("node-memlock-64k-0-decode-a", "memlock"): "memlock 64 KiB and no CAP_IPC_LOCK",
+    ("node-peermem-dmabuf-0-decode-a", "peer-memory"): "relies on DMA-BUF (open kernel module 550.54.14, kernel 6.8.0-1015-nvidia)",
+    ("node-peermem-none-0-decode-a", "peer-memory"): "proprietary kernel module 535.104.05",
+    ("node-peermem-none-0-decode-b", "peer-memory"): "open kernel module 550.54.14, kernel 5.4.0-182-generic",
+    ("node-port-init-0-decode-a", "port mlx5_3:1"): "waiting for the subnet manager",
+    ("node-port-init-0-decode-a", "UCX_NET_DEVICES"): "not Active: mlx5_3:1",
+    ("node-port-init-0-decode-b", "ports"): "7/8 ports Active",
+    ("node-toolless-0-decode-a", "nvidia-smi"): "nvidia-smi not in the image",
+    ("node-toolless-0-decode-a", "transports"): "ucx_info not in the image",
+    ("node-no-gpu-driver-0-decode-a", "nvidia-smi"): "couldn't communicate with the NVIDIA driver",
+    ("node-pcie-gpus-0-decode-a", "topology"): "no NVLink on this part",
+    ("node-ucx-tcp-only-0-decode-a", "transports"): "UCX would fall back to TCP",
+    ("node-ucx-tcp-only-0-decode-a", "version"): "UCX 1.16.0 < 1.19",
+}
+
+
+def statuses(doc):
+    return {t["name"]: {c["name"]: c["status"] for c in t["checks"]} for t in doc["targets"]}
+
+
+class NodeMixin:
+    def run_json(self, cluster, version, args):
+        rc, out, err, secs = cluster.run_plugin(version, ["node"] + args + ["-o", "json"], timeout=120)
+        try:
+            doc = json.loads(out)
+        except ValueError:
+            self.fail("not JSON (rc %d):\n%s\n%s" % (rc, out[:2000], err[-2000:]))
+        return rc, doc, err, secs
+
+
+class TestHealthy(NodeMixin, unittest.TestCase):
+    WORKERS = {"llama-70b-disagg-0-vllmprefillworker-7xk2p": "prefill",
+               "llama-70b-disagg-0-vllmprefillworker-m4q9z": "prefill",
+               "llama-70b-disagg-0-vllmdecodeworker-b8w3c": "decode",
+               "llama-70b-disagg-0-vllmdecodeworker-r2n6d": "decode"}
+
+    def test_healthy_every_version(self):
+        with harness.FakeCluster("healthy-h100-ib") as c:
+            for v in harness.KUBECTL_VERSIONS:
+                with self.subTest(kubectl=v):
+                    rc, doc, err, secs = self.run_json(c, v, ["--deployment", "llama-70b-disagg", "-n", "dynamo"])
+                    got = statuses(doc)
+                    self.assertEqual(set(got), set(self.WORKERS))  # frontend, other DGD, staging: not probed
+                    for t in doc["targets"]:
+                        self.assertEqual(t["role"], self.WORKERS[t["name"]])
+                    for pod in self.WORKERS:
+                        want = HEALTHY if not pod.endswith("r2n6d") else changed(HEALTHY, UCX_NET_DEVICES=SKIP)
+                        self.assertEqual(got[pod], want, pod)
+                    self.assertEqual(doc["verdict"]["status"], "surface-ok")
+                    self.assertEqual(rc, 0)
+                    rc2, out, err2, _ = c.run_plugin(v, ["node", "--deployment", "llama-70b-disagg", "-n", "dynamo"])
+                    self.assertEqual(rc2, 0, err2)
+                    self.assertIn("context fake · namespace dynamo", out)
+                    for pod in self.WORKERS:
+                        self.assertIn(pod, out)
+                    self.assertNotIn("frontend-5tq8v", out)
+                    self.assertEqual(out.count("  LAYER "), 4)  # one table per worker pod
+                    self.assertIn("VERDICT  surface-ok", out)
+            self.assertEqual(harness.only_reads(c.request_log()), [])
+
+
+class TestNodeScenarios(NodeMixin, unittest.TestCase):
+    VERSION = "1.32"
+
+    def check_scenario(self, name, version):
+        pods, verdict, layer = SCENARIOS[name]
+        dgd = name
+        with harness.FakeCluster(name) as c:
+            rc, doc, err, secs = self.run_json(c, version, ["--deployment", dgd, "-n", "dynamo"])
+            got = statuses(doc)
+            pods = dict(pods, **{name + "-0-prefill-ok": HEALTHY})
+            self.assertEqual(set(got), set(pods))
+            for pod, want in pods.items():
+                self.assertEqual(got[pod], want, pod)
+            details = {(t["name"], ch["name"]): ch["detail"] for t in doc["targets"] for ch in t["checks"]}
+            for (pod, check), text in DETAILS.items():
+                if pod in pods:
+                    self.assertIn(text, details[(pod, check)])
+            self.assertEqual(doc["verdict"]["status"], verdict, doc["verdict"])
+            self.assertEqual(doc["verdict"].get("layer"), layer, doc["verdict"])
+            self.assertEqual(rc, VERDICT_RC[verdict], err)
+            self.assertEqual(harness.only_reads(c.request_log()), [])
+            return c, doc
+
+    def test_roce(self):
+        self.check_scenario("node-roce", self.VERSION)
+
+    def test_no_uverbs(self):
+        self.check_scenario("node-no-uverbs", self.VERSION)
+
+    def test_memlock_64k(self):
+        self.check_scenario("node-memlock-64k", self.VERSION)
+
+    def test_peermem_missing_with_dmabuf(self):
+        self.check_scenario("node-peermem-dmabuf", self.VERSION)
+
+    def test_peermem_missing_without_dmabuf(self):
+        self.check_scenario("node-peermem-none", self.VERSION)
+
+    def test_port_init(self):
+        self.check_scenario("node-port-init", self.VERSION)
+        # Alone, the pod without UCX_NET_DEVICES only waits for the subnet manager: a warning.
+        with harness.FakeCluster("node-port-init") as c:
+            rc, doc, err, _ = self.run_json(c, "1.30", ["--pod", "node-port-init-0-decode-b", "-n", "dynamo"])
+            self.assertEqual((doc["verdict"]["status"], doc["verdict"]["layer"], rc), ("unconfirmed", "fabric", 1))
+
+    def test_toolless_image(self):
+        c, doc = self.check_scenario("node-toolless", self.VERSION)
+
+    def test_no_gpu_driver(self):
+        self.check_scenario("node-no-gpu-driver", self.VERSION)
+
+    def test_pcie_only_gpus(self):
+        self.check_scenario("node-pcie-gpus", self.VERSION)
+
+    def test_ucx_tcp_only(self):
+        self.check_scenario("node-ucx-tcp-only", self.VERSION)
+
+
+if __name__ == "__main__":
+    unittest.main()
