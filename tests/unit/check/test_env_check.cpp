@@ -53,9 +53,10 @@ TEST_CASE("env on an aggregated recipe: transport not exercised; non-DGD files a
   REQUIRE(report.has_value());
   REQUIRE(report->targets.size() == 1);
   CHECK(report->transport_not_exercised);
-  REQUIRE(report->limitations.size() == 2);
+  REQUIRE(report->limitations.size() == 3);
   CHECK(report->limitations[0] == "deploy.yaml: aggregated deployment, the KV transport is not exercised");
   CHECK(report->limitations[1].starts_with("perf.yaml: no DynamoGraphDeployment (Job/"));
+  CHECK(report->limitations[2].starts_with("recipe text only: "));
 }
 
 TEST_CASE("env: a broken file is an error, the other files are still checked") {
