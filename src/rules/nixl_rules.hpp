@@ -1,0 +1,28 @@
+#pragma once
+// nixl layer: what NIXL install one pod has (probe::NixlFacts) judged. Pure: facts in,
+// findings out. The transfer itself is judged in transfer_rules.hpp.
+
+#include <string>
+#include <vector>
+
+#include "probe/nixl_facts.hpp"
+#include "report/model.hpp"
+
+namespace icheck::rules {
+
+struct NixlContext {
+  std::string backend = "UCX";  // the KV backend this deployment uses: UCX unless LIBFABRIC is set
+  // The next step when the image has no transfer tool (plan_transfer fills one in with this
+  // deployment's names); a generic one is used when empty.
+  std::string no_tool_next;
+};
+
+// Findings, names in order: "install", "<backend> plugin", "python import" (when python3
+// exists), "versions" (optional), "efa" (EFA devices only), "ucx copies", "tools" (optional),
+// "transfer" (skipped, optional, only when no test tool exists; never ok).
+std::vector<report::Finding> judge_nixl(const probe::NixlFacts& facts, const NixlContext& ctx);
+
+// The generic next step for an image without nixlbench, nixl_test or ucx_perftest.
+std::string no_transfer_tool_next();
+
+}  // namespace icheck::rules

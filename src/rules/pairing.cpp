@@ -1,0 +1,224 @@
+#include "rules/pairing.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+namespace icheck::rules {
+namespace {
+
+constexpr const char* kAsioPort = "12345";
+constexpr const char* kPerftestPort = "13337";
+constexpr const char* kNixlTestPort = "5555";
+
+// nixlbench's default buffer (8 GiB of VRAM) rarely fits next to a serving engine's KV cache;
+// 1 GiB and 100 iterations keep the test to seconds and still reach 64 MiB blocks.
+const std::vector<std::string> kBenchSizing = {
+    "--total_buffer_size", "1073741824", "--start_block_size", "1048576",
+    "--max_block_size",    "67108864",   "--num_iter",         "100",
+    "--warmup_iter",       "10"};
+
+bool has_ip(const PairCandidate& p) { return !p.pod_ip.empty(); }
+
+TestTool best_tool(const probe::NixlFacts& a, const probe::NixlFacts& b, bool etcd_known) {
+  const auto& ta = a.tools;
+  const auto& tb = b.tools;
+  if (ta.nixlbench && tb.nixlbench) {
+    if (ta.nixlbench->asio == true && tb.nixlbench->asio == true) return TestTool::nixlbench_asio;
+    if (etcd_known) return TestTool::nixlbench_etcd;
+  }
+  if (!ta.ucx_perftest.empty() && !tb.ucx_perftest.empty()) return TestTool::ucx_perftest;
+  if (!ta.nixl_test.empty() && !tb.nixl_test.empty()) return TestTool::nixl_test;
+  if (ta.nixlbench && tb.nixlbench) return TestTool::nixlbench_etcd;  // needs an etcd endpoint
+  return TestTool::none;
+}
+
+std::vector<std::string> exec_prefix(const PairingOptions& o, const PairCandidate& p) {
+  auto argv = o.kubectl_base;
+  argv.insert(argv.end(), {"exec", p.pod, "-n", p.namespace_});
+  if (!p.container.empty()) argv.insert(argv.end(), {"-c", p.container});
+  argv.insert(argv.end(), {"--", "timeout", std::to_string(o.timeout_s)});
+  return argv;
+}
+
+void append(std::vector<std::string>& to, const std::vector<std::string>& more) {
+  to.insert(to.end(), more.begin(), more.end());
+}
+
+std::vector<std::string> nixlbench_args(TestTool tool, const PairCandidate& decode,
+                                        const PairingOptions& o) {
+  std::vector<std::string> a;
+  if (tool == TestTool::nixlbench_asio)
+    a = {"--runtime_type", "ASIO", "--asio_address", decode.pod_ip, "--asio_port", kAsioPort};
+  else
+    a = {"--etcd_endpoints", o.etcd_endpoints.empty() ? "http://ETCD_HOST:2379" : o.etcd_endpoints,
+         "--benchmark_group", "icheck-" + decode.pod};
+  append(a, {"--backend", o.backend, "--initiator_seg_type", "VRAM", "--target_seg_type", "VRAM",
+             "--scheme", "pairwise"});
+  append(a, kBenchSizing);
+  return a;
+}
+
+void fill_commands(TransferPlan& plan, const PairCandidate& prefill, const PairCandidate& decode,
+                   const PairingOptions& o) {
+  auto listen = exec_prefix(o, decode);
+  auto init = exec_prefix(o, prefill);
+  const auto& td = decode.nixl.tools;
+  const auto& tp = prefill.nixl.tools;
+  switch (plan.tool) {
+    case TestTool::nixlbench_asio:
+    case TestTool::nixlbench_etcd:
+      listen.push_back(td.nixlbench->path);
+      append(listen, nixlbench_args(plan.tool, decode, o));
+      init.push_back(tp.nixlbench->path);
+      append(init, nixlbench_args(plan.tool, decode, o));
+      break;
+    case TestTool::ucx_perftest: {
+      std::vector<std::string> args = {"-t", "tag_bw", "-m", "cuda", "-s", "134217728",
+                                       "-n", "100", "-p", kPerftestPort};
+      listen.push_back(td.ucx_perftest);
+      append(listen, args);
+      init.insert(init.end(), {tp.ucx_perftest, decode.pod_ip});
+      append(init, args);
+      break;
+    }
+    case TestTool::nixl_test:
+      listen.insert(listen.end(), {td.nixl_test, "target", decode.pod_ip, kNixlTestPort});
+      init.insert(init.end(), {tp.nixl_test, "initiator", decode.pod_ip, kNixlTestPort});
+      break;
+    case TestTool::none:
+      return;
+  }
+  plan.listener_argv = std::move(listen);
+  plan.initiator_argv = std::move(init);
+}
+
+std::string tool_note(TestTool t, const PairingOptions& o) {
+  switch (t) {
+    case TestTool::nixlbench_asio: return "nixlbench, ASIO runtime (no etcd); start the decode side first";
+    case TestTool::nixlbench_etcd:
+      return o.etcd_endpoints.empty()
+                 ? "nixlbench without the ASIO runtime needs etcd: replace ETCD_HOST and start both within 60 s"
+                 : "nixlbench with etcd: start both within 60 s";
+    case TestTool::ucx_perftest: return "ucx_perftest: server on decode, client on prefill, CUDA memory";
+    case TestTool::nixl_test: return "nixl_test: host memory only, does not test GPUDirect";
+    case TestTool::none:
+      return "neither pod has nixlbench, ucx_perftest or nixl_test in common";
+  }
+  return {};
+}
+
+struct Choice {
+  const PairCandidate* prefill = nullptr;
+  const PairCandidate* decode = nullptr;
+  TestTool tool = TestTool::none;
+  bool cross = false;
+};
+
+// Different nodes first (only then is RDMA exercised), then the better tool.
+bool better(const Choice& a, const Choice& b) {
+  if (!b.prefill) return true;
+  if (a.cross != b.cross) return a.cross;
+  return static_cast<int>(a.tool) < static_cast<int>(b.tool);
+}
+
+Choice choose(const std::vector<PairCandidate>& pods, const PairingOptions& o) {
+  Choice best;
+  for (const auto& p : pods) {
+    if (p.role != "prefill" || !has_ip(p)) continue;
+    for (const auto& d : pods) {
+      if (d.role != "decode" || !has_ip(d)) continue;
+      Choice c{&p, &d, best_tool(p.nixl, d.nixl, !o.etcd_endpoints.empty()), p.node != d.node};
+      if (better(c, best)) best = c;
+    }
+  }
+  return best;
+}
+
+const PairCandidate* by_name(const std::vector<PairCandidate>& pods, const std::string& name) {
+  auto it = std::find_if(pods.begin(), pods.end(), [&](const auto& p) { return p.pod == name; });
+  return it == pods.end() ? nullptr : &*it;
+}
+
+bool shell_safe(const std::string& s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || std::string_view("-_./:=,@%+").find(c) != std::string_view::npos;
+  });
+}
+
+}  // namespace
+
+std::string_view to_string(TestTool t) {
+  switch (t) {
+    case TestTool::nixlbench_asio: return "nixlbench (ASIO)";
+    case TestTool::nixlbench_etcd: return "nixlbench (etcd)";
+    case TestTool::ucx_perftest: return "ucx_perftest";
+    case TestTool::nixl_test: return "nixl_test";
+    case TestTool::none: return "none";
+  }
+  return "none";
+}
+
+std::string shell_line(const std::vector<std::string>& argv) {
+  std::string out;
+  for (const auto& a : argv) {
+    if (!out.empty()) out += ' ';
+    if (shell_safe(a)) { out += a; continue; }
+    out += '\'';
+    for (char c : a) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    out += '\'';
+  }
+  return out;
+}
+
+std::string TransferPlan::listener_command() const { return shell_line(listener_argv); }
+std::string TransferPlan::initiator_command() const { return shell_line(initiator_argv); }
+
+Expected<std::pair<std::string, std::string>> parse_pair(std::string_view value) {
+  auto comma = value.find(',');
+  if (comma == std::string_view::npos || comma == 0 || comma + 1 == value.size() ||
+      value.find(',', comma + 1) != std::string_view::npos)
+    return Error{"--pair takes PREFILL,DECODE (two pod names), got '" + std::string(value) + "'"};
+  return std::pair{std::string(value.substr(0, comma)), std::string(value.substr(comma + 1))};
+}
+
+TransferPlan plan_transfer(const std::vector<PairCandidate>& pods, const PairingOptions& o) {
+  TransferPlan plan;
+  plan.timeout_s = o.timeout_s;
+  Choice c;
+  if (o.pair) {
+    c.prefill = by_name(pods, o.pair->first);
+    c.decode = by_name(pods, o.pair->second);
+    if (!c.prefill || !c.decode) {
+      plan.why_not = "--pair names a pod that was not probed: " +
+                     (c.prefill ? o.pair->second : o.pair->first);
+      return plan;
+    }
+    c.tool = best_tool(c.prefill->nixl, c.decode->nixl, !o.etcd_endpoints.empty());
+    c.cross = c.prefill->node != c.decode->node;
+  } else {
+    c = choose(pods, o);
+    if (!c.prefill) {
+      plan.why_not = "no prefill and decode pod (with pod IPs) to pair: not a disaggregated deployment?";
+      return plan;
+    }
+  }
+  plan.found = true;
+  plan.prefill = c.prefill->pod;
+  plan.decode = c.decode->pod;
+  plan.prefill_node = c.prefill->node;
+  plan.decode_node = c.decode->node;
+  plan.cross_node = c.cross;
+  if (!c.cross)
+    plan.node_note = o.pair ? "both pods run on node " + c.prefill->node +
+                                  ": RDMA is not exercised, only NVLink/shared memory"
+                            : "every prefill/decode pair shares a node (" + c.prefill->node +
+                                  "): RDMA is not exercised, only NVLink/shared memory";
+  plan.tool = c.tool;
+  plan.tool_note = tool_note(c.tool, o);
+  fill_commands(plan, *c.prefill, *c.decode, o);
+  plan.runnable = c.tool != TestTool::none &&
+                  !(c.tool == TestTool::nixlbench_etcd && o.etcd_endpoints.empty());
+  return plan;
+}
+
+}  // namespace icheck::rules

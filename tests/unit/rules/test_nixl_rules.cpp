@@ -1,0 +1,116 @@
+#include <doctest/doctest.h>
+
+#include <algorithm>
+
+#include "rules/nixl_rules.hpp"
+
+using namespace icheck;
+using report::Status;
+
+namespace {
+
+probe::NixlFacts wheel_install() {
+  probe::NixlFacts f;
+  f.probed = true;
+  f.plugin_dirs.push_back({"/opt/dynamo/nixl/plugins", "", "opt-dynamo", {"UCX", "POSIX"}});
+  f.versions.nixl = "1.3.2";
+  return f;
+}
+
+const report::Finding* find(const std::vector<report::Finding>& v, const std::string& name) {
+  auto it = std::find_if(v.begin(), v.end(), [&](const auto& f) { return f.name == name; });
+  return it == v.end() ? nullptr : &*it;
+}
+
+}  // namespace
+
+TEST_CASE("nixl rules: a healthy wheel install") {
+  auto out = rules::judge_nixl(wheel_install(), {});
+  REQUIRE(find(out, "install"));
+  CHECK(find(out, "install")->status == Status::ok);
+  CHECK(find(out, "install")->detail == "NIXL 1.3.2 plugins in /opt/dynamo/nixl/plugins (opt-dynamo): UCX, POSIX");
+  CHECK(find(out, "install")->layer == report::Layer::nixl);
+  CHECK(find(out, "UCX plugin")->status == Status::ok);
+  CHECK(find(out, "efa") == nullptr);
+  // no test tool: transfer is skipped with the next step, never ok, and does not block
+  const auto* t = find(out, "transfer");
+  REQUIRE(t);
+  CHECK(t->status == Status::skipped);
+  CHECK_FALSE(t->required);
+  CHECK(t->next == rules::no_transfer_tool_next());
+}
+
+TEST_CASE("nixl rules: no NIXL at all fails") {
+  probe::NixlFacts f;
+  f.probed = true;
+  auto out = rules::judge_nixl(f, {});
+  CHECK(find(out, "install")->status == Status::fail);
+  CHECK(find(out, "UCX plugin") == nullptr);
+}
+
+TEST_CASE("nixl rules: NIXL_PLUGIN_DIR pointing nowhere fails") {
+  auto f = wheel_install();
+  f.plugin_dir_env = "/opt/nixl/plugins";
+  f.plugin_dir_env_missing = true;
+  CHECK(find(rules::judge_nixl(f, {}), "install")->status == Status::fail);
+}
+
+TEST_CASE("nixl rules: UCX plugin missing while UCX is the backend fails") {
+  auto f = wheel_install();
+  f.plugin_dirs[0].plugins = {"POSIX", "GDS"};
+  auto out = rules::judge_nixl(f, {});
+  CHECK(find(out, "UCX plugin")->status == Status::fail);
+  rules::NixlContext libfabric;
+  libfabric.backend = "LIBFABRIC";
+  CHECK(find(rules::judge_nixl(f, libfabric), "LIBFABRIC plugin")->status == Status::fail);
+}
+
+TEST_CASE("nixl rules: EFA devices with UCX warn; with LIBFABRIC they do not") {
+  auto f = wheel_install();
+  f.efa_devices = {"rdmap16s27"};
+  auto ucx_out = rules::judge_nixl(f, {});
+  auto ucx = find(ucx_out, "efa");
+  REQUIRE(ucx);
+  CHECK(ucx->status == Status::warn);
+  CHECK(ucx->next == "use the LIBFABRIC backend (the image lacks libplugin_LIBFABRIC.so)");
+  f.plugin_dirs[0].plugins.push_back("LIBFABRIC");
+  rules::NixlContext lf;
+  lf.backend = "LIBFABRIC";
+  CHECK(find(rules::judge_nixl(f, lf), "efa")->status == Status::ok);
+}
+
+TEST_CASE("nixl rules: two UCX libraries in the worker process warn (nixl#1668)") {
+  auto f = wheel_install();
+  f.ucx_in_process = probe::UcxInProcess{"7", "trtllm-serve",
+      {"/usr/local/ucx/lib/libucp.so.0.0.0",
+       "/usr/local/lib/python3.12/dist-packages/nixl_cu13.libs/libucs-2be8eb38.so.0.0.0"}};
+  auto w_out = rules::judge_nixl(f, {});
+  auto w = find(w_out, "ucx copies");
+  CHECK(w->status == Status::warn);
+  CHECK(w->detail.find("ai-dynamo/nixl#1668") != std::string::npos);
+  f.ucx_in_process->libs.pop_back();
+  CHECK(find(rules::judge_nixl(f, {}), "ucx copies")->status == Status::ok);
+}
+
+TEST_CASE("nixl rules: a test tool present means no transfer finding here") {
+  auto f = wheel_install();
+  f.tools.ucx_perftest = "/usr/local/ucx/bin/ucx_perftest";
+  auto out = rules::judge_nixl(f, {});
+  CHECK(find(out, "transfer") == nullptr);
+  CHECK(find(out, "tools")->detail == "/usr/local/ucx/bin/ucx_perftest");
+}
+
+TEST_CASE("nixl rules: the probe not run is skipped, not ok") {
+  auto out = rules::judge_nixl(probe::NixlFacts{}, {});
+  REQUIRE(out.size() == 1);
+  CHECK(out[0].status == Status::skipped);
+}
+
+TEST_CASE("nixl rules: python import failure is an optional warning") {
+  auto f = wheel_install();
+  f.python_import = {true, false, "", "ModuleNotFoundError: No module named 'nixl'"};
+  auto p_out = rules::judge_nixl(f, {});
+  auto p = find(p_out, "python import");
+  CHECK(p->status == Status::warn);
+  CHECK_FALSE(p->required);
+}
