@@ -1,0 +1,147 @@
+"""Kubernetes access through the plugin: kubeconfig resolution, discovery and roles, each exec
+failure mode, output cap, kubectl missing, secrets never printed, 32 pods in parallel, no writes.
+Run: cd tests/e2e && ICHECK_PLUGIN=../../build/kubectl-dynamo_icheck python3 -m unittest -v test_plugin_access
+"""
+import json
+import os
+import time
+import unittest
+
+import harness
+
+SECRETS = ["hf_FAKEfakeFAKEfakeFAKEfake0123456789", "s3cr3t-do-not-print"]
+ARGS = ["node", "--deployment", "llama-70b-disagg"]
+
+
+def doc_of(test, out, err):
+    try:
+        return json.loads(out)
+    except ValueError:
+        test.fail("not JSON:\n%s\n%s" % (out[:1500], err[-1500:]))
+
+
+def first(doc, pod):
+    t = [t for t in doc["targets"] if t["name"] == pod][0]
+    return t["checks"][0]
+
+
+class TestKubeconfig(unittest.TestCase):
+    def test_resolution_table(self):
+        with harness.FakeCluster("healthy-h100-ib") as c:
+            other = os.path.join(c.dir, "second.yaml")
+            c.write_kubeconfig(other, "staging", context="second")
+            two = {"KUBECONFIG": c.kubeconfig + ":" + other}
+            for v in harness.KUBECTL_VERSIONS:
+                with self.subTest(kubectl=v, case="two files, first current-context"):
+                    rc, out, err, _ = c.run_plugin(v, ARGS, env=two)
+                    self.assertIn("context fake · namespace dynamo", out)
+                    self.assertEqual(rc, 0, err)
+                with self.subTest(kubectl=v, case="--context from the second file"):
+                    rc, out, err, _ = c.run_plugin(v, ARGS + ["--context", "second", "-o", "json"], env=two)
+                    self.assertIn("llama-70b-disagg-0-vllmprefillworker-q0x1x", [t["name"] for t in doc_of(self, out, err)["targets"]])
+                    rc, out, err, _ = c.run_plugin(v, ARGS + ["--context", "second"], env=two)
+                    self.assertIn("context second · namespace staging", out)
+                with self.subTest(kubectl=v, case="-n=foo"):
+                    rc, out, err, _ = c.run_plugin(v, ARGS + ["-n=foo"])
+                    self.assertIn("context fake · namespace foo", out)
+                    self.assertIn("no Dynamo worker pods found for deployment llama-70b-disagg in namespace foo", out)
+                    self.assertEqual(rc, 3)
+                with self.subTest(kubectl=v, case="missing context"):
+                    rc, out, err, _ = c.run_plugin(v, ARGS + ["--context", "nope"])
+                    self.assertIn("context was not found for specified context: nope", err)
+                    self.assertEqual(rc, 3)
+            self.assertEqual(harness.only_reads(c.request_log()), [])
+
+
+class TestDiscovery(unittest.TestCase):
+    def test_roles_v1alpha1_and_v1beta1_labels(self):
+        with harness.FakeCluster("healthy-h100-ib") as c:
+            for v in harness.KUBECTL_VERSIONS:
+                with self.subTest(kubectl=v):
+                    rc, out, err, _ = c.run_plugin(v, ARGS + ["-o", "json"])
+                    roles = {t["name"]: (t["role"], t["node"]) for t in doc_of(self, out, err)["targets"]}
+                    self.assertEqual(roles, {
+                        "llama-70b-disagg-0-vllmprefillworker-7xk2p": ("prefill", "h100-node-a"),  # v1beta1
+                        "llama-70b-disagg-0-vllmprefillworker-m4q9z": ("prefill", "h100-node-b"),
+                        "llama-70b-disagg-0-vllmdecodeworker-b8w3c": ("decode", "h100-node-c"),  # v1alpha1
+                        "llama-70b-disagg-0-vllmdecodeworker-r2n6d": ("decode", "h100-node-d")})
+                    for s in SECRETS:
+                        self.assertNotIn(s, out + err)
+                    rc, out, err, _ = c.run_plugin(v, ARGS + ["-o", "yaml"])
+                    rc2, out2, err2, _ = c.run_plugin(v, ARGS)
+                    for s in SECRETS:
+                        self.assertNotIn(s, out + err + out2 + err2)
+
+
+class TestExecFailures(unittest.TestCase):
+    def test_pending_and_broken(self):
+        with harness.FakeCluster("pending-and-broken") as c:
+            t0 = time.monotonic()
+            rc, out, err, secs = c.run_plugin("1.31", ["node", "--deployment", "broken-dgd", "--timeout", "3s", "-o", "json"])
+            doc = doc_of(self, out, err)
+            self.assertLess(secs, 3 + 1.0 + 1.0)  # the hang: --timeout plus 1 s, plus kubectl start-up
+            self.assertEqual(c.sandbox_processes(), [])
+            want = {
+                "broken-dgd-0-prefill-pending": ("pod", "skipped", "Pending: Unschedulable"),
+                "broken-dgd-0-decode-creating": ("pod", "skipped", "ContainerCreating"),
+                "broken-dgd-0-decode-nosh": ("exec", "skipped", 'no sh in container "main"'),
+                "broken-dgd-0-decode-hang": ("exec", "skipped", "timed out after 3s"),
+                "broken-dgd-0-decode-forbidden": ("exec", "skipped", "pods/exec not allowed"),
+            }
+            for pod, (name, status, text) in want.items():
+                ch = first(doc, pod)
+                self.assertEqual((ch["name"], ch["status"]), (name, status), pod)
+                self.assertIn(text, ch["detail"], pod)
+            self.assertEqual(first(doc, "broken-dgd-0-decode-ok")["status"], "ok")
+            nomain = [t for t in doc["targets"] if t["name"] == "broken-dgd-0-decode-nomain"][0]
+            self.assertEqual([ch for ch in nomain["checks"] if ch["name"] == "ports"][0]["status"], "ok")
+            self.assertEqual(doc["verdict"]["status"], "blocked")
+            self.assertEqual(rc, 2)
+            self.assertEqual(harness.only_reads(c.request_log()), [])
+
+    def test_memlock_64k_exec(self):
+        with harness.FakeCluster("node-memlock-64k") as c:
+            rc, out, err, _ = c.run_plugin("1.30", ["node", "--pod", "node-memlock-64k-0-decode-a", "-o", "json"])
+            ch = [x for x in doc_of(self, out, err)["targets"][0]["checks"] if x["name"] == "memlock"][0]
+            self.assertEqual(ch["status"], "fail")
+            self.assertIn("memlock 64 KiB and no CAP_IPC_LOCK", ch["detail"])
+            self.assertEqual(rc, 2)
+
+    def test_huge_output_reported_not_crashing(self):
+        with harness.FakeCluster("huge-output") as c:
+            rc, out, err, secs = c.run_plugin("1.32", ["node", "--deployment", "huge", "-o", "json"])
+            doc = doc_of(self, out, err)
+            self.assertEqual(first(doc, "huge-0-vllmprefillworker-ok")["status"], "ok")
+            big = first(doc, "huge-0-vllmprefillworker-big")
+            self.assertEqual((big["name"], big["status"]), ("exec", "skipped"))
+            self.assertEqual(rc, 2)  # the big pod's missing facts do not hide the other's
+            self.assertLess(secs, 30)
+
+    def test_huge_output_names_the_cap(self):
+        with harness.FakeCluster("huge-output") as c:
+            rc, out, err, secs = c.run_plugin("1.32", ["node", "--pod", "huge-0-vllmprefillworker-big", "-o", "json"])
+            self.assertIn("cap", first(doc_of(self, out, err), "huge-0-vllmprefillworker-big")["detail"])
+
+    def test_kubectl_missing(self):
+        with harness.FakeCluster("healthy-h100-ib") as c:
+            rc, out, err, _ = c.run_plugin("1.32", ARGS, env={"DYNAMO_ICHECK_KUBECTL": "kubectl-not-installed"})
+            self.assertIn('could not run "kubectl-not-installed": not found on PATH', err)
+            self.assertEqual(rc, 3)
+
+
+class TestFanout(unittest.TestCase):
+    def test_32_pods_in_parallel(self):
+        with harness.FakeCluster("fanout-32") as c:
+            rc, out, err, secs = c.run_plugin("1.32", ["node", "--deployment", "fanout", "--parallel", "16", "-o", "json"])
+            doc = doc_of(self, out, err)
+            self.assertEqual(len(doc["targets"]), 32)
+            self.assertTrue(all(first(doc, t["name"])["status"] == "ok" for t in doc["targets"]))
+            # 32 execs of >= 200 ms each run serially would take >= 6.4 s
+            self.assertLess(secs, 6.0)
+            execs = [r for r in c.request_log() if r["path"].endswith("/exec")]
+            self.assertEqual(len(execs), 32)
+            self.assertEqual(harness.only_reads(c.request_log()), [])
+
+
+if __name__ == "__main__":
+    unittest.main()
