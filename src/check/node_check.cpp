@@ -1,13 +1,10 @@
 #include "check/node_check.hpp"
 
-#include "check/kube_session.hpp"
-#include "check/pod_probe.hpp"
-#include "check/pod_targets.hpp"
+#include "check/pod_pipeline.hpp"
 #include "check/recipe_targets.hpp"
 #include "probe/node_probe.hpp"
 #include "probe/node_script.hpp"
 #include "rules/node.hpp"
-
 
 namespace icheck::check {
 namespace {
@@ -43,45 +40,35 @@ report::Report local_report(const Options& options) {
 
 }  // namespace
 
+void judge_node_pods(PodRun& run) {
+  for (auto& p : run.probed) {
+    if (p.parsed) {
+      rules::NodeContext context;
+      context.disagg = run.disagg;
+      context.role = p.probe.pod.role;
+      judge(p.node, context, p.target);
+    }
+  }
+}
+
 Expected<report::Report> check_node(const Options& options) {
   if (options.targets.local) {
     return local_report(options);
-  }
-  auto session = open_session(options.kube, options.run.timeout);
-  if (!session) {
-    return session.error();
   }
   auto deployments = recipe_deployments(options.targets.recipe);
   if (!deployments) {
     return deployments.error();
   }
-  auto selection = find_pods(*session, options.targets, *deployments);
-  if (!selection) {
-    return selection.error();
+  auto run = run_pods(options, *deployments, probe_script(false), report::Layer::fabric);
+  if (!run) {
+    return run.error();
   }
-  const auto pods = kube::select_targets(selection->pods, options.targets.all_components);
   report::Report r;
   r.mode = options.mode;
-  r.context = session->resolved.context;
-  r.namespace_ = session->resolved.all_namespaces ? "(all)" : session->resolved.namespace_;
-  r.header = {selection->described, pods_phrase(pods)};
-  r.errors = selection->warnings;
-  if (pods.empty()) {
-    r.errors.push_back("no Dynamo worker pods found for " + selection->described + " in " +
-                       (session->resolved.all_namespaces ? std::string("any namespace")
-                                                         : "namespace " + r.namespace_));
-    return r;
-  }
-  rules::NodeContext context;
-  context.disagg = is_disagg(pods);
-  for (const auto& probe :
-       probe_pods(*session, pods, std::string(probe::node_probe_script()), options.run)) {
-    report::Target t;
-    if (start_target(probe, report::Layer::fabric, options.run, t)) {
-      context.role = probe.pod.role;
-      judge(probe::parse_node_probe(probe.result->out), context, t);
-    }
-    r.targets.push_back(std::move(t));
+  start_report(*run, r);
+  judge_node_pods(*run);
+  for (auto& p : run->probed) {
+    r.targets.push_back(std::move(p.target));
   }
   r.limitations.push_back("no transfer was exercised: kubectl dynamo-icheck nixl --transfer");
   return r;

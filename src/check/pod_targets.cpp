@@ -1,5 +1,6 @@
 #include "check/pod_targets.hpp"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -42,12 +43,10 @@ std::string pods_phrase(const std::vector<kube::PodInfo>& pods) {
 }
 
 bool is_disagg(const std::vector<kube::PodInfo>& pods) {
-  bool prefill = false, decode = false;
-  for (const auto& p : pods) {
-    prefill = prefill || p.role == "prefill";
-    decode = decode || p.role == "decode";
-  }
-  return prefill && decode;
+  // The operator gives prefill/decode roles only to disaggregated deployments, so one such pod
+  // is enough (a --pod or a decode-only selection still belongs to a disagg deployment).
+  return std::any_of(pods.begin(), pods.end(),
+                     [](const kube::PodInfo& p) { return p.role == "prefill" || p.role == "decode"; });
 }
 
 bool start_target(const PodProbe& probe, report::Layer layer, const RunOptions& run,
@@ -64,16 +63,19 @@ bool start_target(const PodProbe& probe, report::Layer layer, const RunOptions& 
     target.findings.push_back(skipped("pod", layer, pod.skip_detail(), pod.next_step()));
     return false;
   }
-  if (probe.failure.kind != kube::ExecFailureKind::none) {
-    target.findings.push_back(
-        skipped("exec", layer, probe.failure.detail, probe.failure.next_step));
-    return false;
-  }
+  // A capped output kills kubectl, so this comes before the exec failure it causes; the
+  // sections read before the cut are still judged.
   if (probe.result->truncated) {
     target.findings.push_back(skipped("probe", layer,
                                       "probe output exceeded the " + mib(run.output_cap) +
                                           " cap; facts after the cut are missing",
                                       ""));
+    return true;
+  }
+  if (probe.failure.kind != kube::ExecFailureKind::none) {
+    target.findings.push_back(
+        skipped("exec", layer, probe.failure.detail, probe.failure.next_step));
+    return false;
   }
   return true;
 }

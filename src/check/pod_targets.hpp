@@ -13,7 +13,7 @@ namespace icheck::check {
 // "4 worker pods (2 prefill, 2 decode) on 3 nodes"
 std::string pods_phrase(const std::vector<kube::PodInfo>& pods);
 
-// A prefill and a decode pod among them.
+// Pods of a disaggregated deployment: any of them has the prefill or decode role.
 bool is_disagg(const std::vector<kube::PodInfo>& pods);
 
 // The target's name, role, node; and, when the pod could not be probed (not running, exec

@@ -59,6 +59,7 @@ struct Report {
   std::vector<Target> targets;
   std::vector<std::string> limitations;  // mode-level limitations (e.g. aggregated deployment)
   std::vector<std::string> errors;       // inputs that could not be checked (bad files, ...)
+  std::vector<std::string> next;         // mode-level next commands (e.g. the transfer test)
   // True when the checks can never prove the transport (e.g. an aggregated deployment):
   // the verdict is then never better than surface-ok.
   bool transport_not_exercised = false;

@@ -99,9 +99,7 @@ bool transfer_passed(const Report& report) {
   return false;
 }
 
-}  // namespace
-
-Verdict decide(const Report& report) {
+Verdict decide_from_findings(const Report& report) {
   Verdict v;
   for (const auto& l : report.limitations) {
     add_unique(v.limitations, l);
@@ -140,6 +138,16 @@ Verdict decide(const Report& report) {
   v.status = VerdictStatus::surface_ok;
   v.summary = "surface-ok: every required check is ok on " + std::to_string(report.targets.size()) +
               " " + kind_plural(report, report.targets.size());
+  return v;
+}
+
+}  // namespace
+
+Verdict decide(const Report& report) {
+  Verdict v = decide_from_findings(report);
+  for (const auto& n : report.next) {  // mode-level commands come after the findings' own
+    add_unique(v.next, n);
+  }
   return v;
 }
 

@@ -113,7 +113,7 @@ class TestExecFailures(unittest.TestCase):
             doc = doc_of(self, out, err)
             self.assertEqual(first(doc, "huge-0-vllmprefillworker-ok")["status"], "ok")
             big = first(doc, "huge-0-vllmprefillworker-big")
-            self.assertEqual((big["name"], big["status"]), ("exec", "skipped"))
+            self.assertEqual((big["name"], big["status"]), ("probe", "skipped"))
             self.assertEqual(rc, 2)  # the big pod's missing facts do not hide the other's
             self.assertLess(secs, 30)
 

@@ -1,0 +1,44 @@
+#pragma once
+// The part of every pod mode that is the same: resolve, find the pods, one probe script per
+// pod in parallel, and the parsed facts per pod. Modes differ only in how they judge them.
+
+#include "check/kube_session.hpp"
+#include "check/options.hpp"
+#include "check/pod_probe.hpp"
+#include "probe/facts.hpp"
+#include "probe/nixl_facts.hpp"
+#include "report/model.hpp"
+#include "util/expected.hpp"
+
+#include <string>
+#include <vector>
+
+namespace icheck::check {
+
+struct ProbedPod {
+  PodProbe probe;
+  report::Target target;  // name, role, node; a skipped finding when it could not be probed
+  bool parsed = false;    // the script's output could be read
+  probe::NodeFacts node;
+  probe::NixlFacts nixl;
+};
+
+struct PodRun {
+  KubeSession session;
+  std::string described;             // "deployment x"
+  std::vector<kube::PodInfo> pods;   // the selected worker pods
+  std::vector<ProbedPod> probed;     // same order as pods
+  bool disagg = false;               // prefill and decode pods among them
+};
+
+// `deployments`: DGD names from a recipe (empty: the user's targets decide).
+Expected<PodRun> run_pods(const Options& options, const std::vector<std::string>& deployments,
+                          const std::string& script, report::Layer first_layer);
+
+// context, namespace, heading words, and "no worker pods" as an error.
+void start_report(const PodRun& run, report::Report& report);
+
+// The node script, with the NIXL fragment when the mode needs it.
+std::string probe_script(bool with_nixl);
+
+}  // namespace icheck::check
