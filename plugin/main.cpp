@@ -87,7 +87,7 @@ void add_output_flags(CLI::App& app, OutputFlags& out) {
       ->check(CLI::IsMember({"auto", "always", "never"}))->group(g);
 }
 
-void add_modes(CLI::App& app, icheck::check::Options& o) {
+void add_modes(CLI::App& app, icheck::check::Options& o, std::string& transfer_timeout) {
   auto* env = app.add_subcommand("env", "Transport settings in a recipe (and, --live, in the pods)");
   env->add_option("PATH", o.path, "Recipe mode folder or one manifest file")->required();
   env->add_flag("--recursive", o.recursive, "Also read nested variant folders");
@@ -96,9 +96,12 @@ void add_modes(CLI::App& app, icheck::check::Options& o) {
   auto* nixl = app.add_subcommand("nixl", "NIXL install, plugins, test tools; the next command");
   nixl->add_flag("--transfer", o.transfer, "Run the pairwise transfer test (loads the fabric)");
   nixl->add_option("--pair", o.pair, "PREFILL_POD,DECODE_POD for --transfer");
+  nixl->add_option("--transfer-timeout", transfer_timeout, "Limit of each side of the test");
   auto* all = app.add_subcommand("all", "env + node + nixl on the deployment made from a recipe");
   all->add_option("RECIPE_DIR", o.path, "Recipe mode folder")->required();
   all->add_flag("--transfer", o.transfer, "Run the pairwise transfer test (loads the fabric)");
+  all->add_option("--pair", o.pair, "PREFILL_POD,DECODE_POD for --transfer");
+  all->add_option("--transfer-timeout", transfer_timeout, "Limit of each side of the test");
 }
 
 bool use_color(const std::string& mode) {
@@ -121,6 +124,7 @@ int run(int argc, char** argv) {
   icheck::check::Options options;
   OutputFlags output;
   std::string timeout = "30s";
+  std::string transfer_timeout = "60s";
   CLI::App app{"Proves, read-only, whether the KV-cache transport of NVIDIA Dynamo's disaggregated "
                "serving (NIXL over UCX over RDMA/NVLink) works in every worker pod.",
                program_name(argv[0])};
@@ -131,7 +135,7 @@ int run(int argc, char** argv) {
   add_target_flags(app, options.targets);
   add_run_flags(app, options, timeout);
   add_output_flags(app, output);
-  add_modes(app, options);
+  add_modes(app, options, transfer_timeout);
 
   std::vector<std::string> args(argv + 1, argv + argc);
   args = icheck::kube::normalize_kubectl_argv(std::move(args));
@@ -149,6 +153,12 @@ int run(int argc, char** argv) {
     return k_exit_unknown;
   }
   options.run.timeout = *deadline;
+  const auto transfer_deadline = icheck::parse_duration(transfer_timeout);
+  if (!transfer_deadline || transfer_deadline->count() < 1000) {
+    std::cerr << "error: invalid --transfer-timeout \"" << transfer_timeout << "\": use e.g. 60s\n";
+    return k_exit_unknown;
+  }
+  options.transfer_timeout = *transfer_deadline;
   options.run.progress = isatty(STDERR_FILENO);
 
   auto report = icheck::check::run_mode(options);

@@ -2,6 +2,7 @@
 
 #include "check/env_check.hpp"
 #include "check/env_live_check.hpp"
+#include "check/nixl_check.hpp"
 #include "check/node_check.hpp"
 
 namespace icheck::check {
@@ -12,6 +13,9 @@ Expected<report::Report> run_mode(const Options& options) {
   }
   if (options.mode == "node") {
     return check_node(options);
+  }
+  if (options.mode == "nixl") {
+    return check_nixl(options);
   }
   return Error{"`" + options.mode + "` is not yet implemented"};
 }
