@@ -1,5 +1,6 @@
 #include "check/run.hpp"
 
+#include "check/all_check.hpp"
 #include "check/env_check.hpp"
 #include "check/env_live_check.hpp"
 #include "check/nixl_check.hpp"
@@ -17,7 +18,10 @@ Expected<report::Report> run_mode(const Options& options) {
   if (options.mode == "nixl") {
     return check_nixl(options);
   }
-  return Error{"`" + options.mode + "` is not yet implemented"};
+  if (options.mode == "all") {
+    return check_all(options);
+  }
+  return Error{"unknown mode `" + options.mode + "`"};
 }
 
 }  // namespace icheck::check

@@ -36,9 +36,12 @@ bool has_at(const Target& t, Layer layer, Status s) {
 
 std::string kind_plural(const Report& report, std::size_t n) {
   const TargetKind kind = report.targets.empty() ? TargetKind::pod : report.targets[0].kind;
-  const std::string noun = kind == TargetKind::manifest ? "manifest"
-                           : kind == TargetKind::pod    ? "pod"
-                                                        : "machine";
+  const bool mixed = std::any_of(report.targets.begin(), report.targets.end(),
+                                 [&](const Target& t) { return t.kind != kind; });
+  const std::string noun = mixed                        ? "target"
+                           : kind == TargetKind::manifest ? "manifest"
+                           : kind == TargetKind::pod      ? "pod"
+                                                          : "machine";
   return noun + (n == 1 ? "" : "s");
 }
 

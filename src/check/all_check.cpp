@@ -1,0 +1,62 @@
+#include "check/all_check.hpp"
+
+#include "check/env_check.hpp"
+#include "check/env_live_check.hpp"
+#include "check/nixl_check.hpp"
+#include "check/node_check.hpp"
+#include "check/pod_pipeline.hpp"
+#include "recipe/load.hpp"
+#include "rules/cross_pod.hpp"
+
+namespace icheck::check {
+namespace {
+
+void add_cross_pod(PodRun& run) {
+  std::vector<rules::PodFacts> facts;
+  std::vector<ProbedPod*> owners;
+  for (auto& p : run.probed) {
+    if (p.parsed) {
+      facts.push_back({p.probe.pod.name, p.probe.pod.role, &p.node, &p.nixl});
+      owners.push_back(&p);
+    }
+  }
+  auto findings = rules::cross_pod_findings(facts);
+  for (std::size_t i = 0; i < owners.size(); ++i) {
+    auto& target = owners[i]->target.findings;
+    target.insert(target.end(), findings[i].begin(), findings[i].end());
+  }
+}
+
+}  // namespace
+
+Expected<report::Report> check_all(const Options& options) {
+  auto files = recipe::load_recipe(options.path, options.recursive);
+  if (!files) {
+    return files.error();
+  }
+  auto report = env_report(*files, options.path);
+  if (!report) {
+    return report;
+  }
+  report->mode = "all";
+  const auto live = live_recipe(*files, *report);
+  auto run = run_pods(options, live.names(), probe_script(true), report::Layer::fabric);
+  if (!run) {
+    return run.error();
+  }
+  start_report(*run, *report);
+  judge_node_pods(*run);
+  for (auto& p : run->probed) {
+    if (p.parsed) {
+      add_live_findings(p.probe.pod, p.node, live, p.target);
+    }
+  }
+  add_cross_pod(*run);
+  judge_nixl_pods(*run, options, *report);
+  for (auto& p : run->probed) {
+    report->targets.push_back(std::move(p.target));
+  }
+  return report;
+}
+
+}  // namespace icheck::check

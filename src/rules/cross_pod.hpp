@@ -1,0 +1,25 @@
+#pragma once
+// `all`: what no single pod shows: pods of one deployment that differ from each other.
+// Pure: every pod's facts in, per pod the findings that say how it differs.
+
+#include "probe/facts.hpp"
+#include "probe/nixl_facts.hpp"
+#include "report/model.hpp"
+
+#include <string>
+#include <vector>
+
+namespace icheck::rules {
+
+struct PodFacts {
+  std::string name;
+  std::string role;
+  const probe::NodeFacts* node = nullptr;
+  const probe::NixlFacts* nixl = nullptr;
+};
+
+// Result i belongs to pods[i]. UCX and NIXL versions are compared across the deployment (one
+// KV transfer joins both sides); HCA sets, link rates and transport env within one role.
+std::vector<std::vector<report::Finding>> cross_pod_findings(const std::vector<PodFacts>& pods);
+
+}  // namespace icheck::rules
