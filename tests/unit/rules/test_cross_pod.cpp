@@ -1,0 +1,27 @@
+#include "rules/cross_pod.hpp"
+
+#include <doctest/doctest.h>
+
+using namespace icheck;
+
+TEST_CASE("cross-pod: versions across the deployment, env within a role") {
+  probe::NodeFacts a, b, c;
+  a.ucx_version = probe::UcxVersion{"1.19.0"};
+  b.ucx_version = probe::UcxVersion{"1.18.1"};
+  a.transport_env = {{"UCX_TLS", "rc_x"}, {"NCCL_IB_HCA", "mlx5"}};
+  b.transport_env = {{"UCX_TLS", "rc_x"}};
+  c.transport_env = {{"UCX_TLS", "tcp"}};
+  probe::NixlFacts n;
+  const std::vector<rules::PodFacts> pods{
+      {"p-0", "prefill", &a, &n}, {"p-1", "prefill", &b, &n}, {"d-0", "decode", &c, &n}};
+  const auto f = rules::cross_pod_findings(pods);
+  REQUIRE(f.size() == 3);
+  CHECK(f[0].empty());
+  REQUIRE(f[1].size() == 2);
+  CHECK(f[1][0].name == "transport env");
+  CHECK(f[1][0].status == report::Status::warn);
+  CHECK(f[1][0].detail == "NCCL_IB_HCA differ from p-0");
+  CHECK(f[1][1].name == "ucx version");
+  CHECK(f[1][1].detail == "differs from p-0: 1.18.1 here, 1.19.0 there");
+  CHECK(f[2].empty());  // the only decode pod: nothing to compare its env with; no UCX version
+}
