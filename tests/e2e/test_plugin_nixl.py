@@ -1,0 +1,148 @@
+"""`kubectl dynamo-icheck nixl` against the fake API server, through the real kubectl 1.30-1.32.
+
+One prefill and one decode pod per scenario (scenarios/nixl-*), NIXL layouts from roots/nixl-*,
+fake nixlbench / ucx_perftest from roots/nixlbench-* and roots/ucx-perftest. Exact status per
+check, verdict status and exit code; no writes in the request log.
+Run: cd tests/e2e && ICHECK_PLUGIN=../../build/kubectl-dynamo_icheck python3 -m unittest -v test_plugin_nixl
+"""
+import json
+import unittest
+
+import harness
+
+OK, WARN, FAIL, SKIP = "ok", "warn", "fail", "skipped"
+VERDICT_RC = {"surface-ok": 0, "confirmed": 0, "unconfirmed": 1, "blocked": 2, "error": 3}
+NIXL_CHECKS = ("install", "UCX plugin", "python import", "versions", "ucx copies", "tools", "transfer")
+
+# No python3, no versions file, no /proc/PID/maps in the sandboxes: those checks are skipped.
+VLLM_OK = {"install": OK, "UCX plugin": OK, "versions": SKIP, "ucx copies": SKIP, "tools": OK}
+NO_TOOL = dict(VLLM_OK, transfer=SKIP)
+BENCH = "/usr/local/nixlbench/bin/nixlbench"
+BENCH_ARGS = ("--runtime_type ASIO --asio_address 10.60.0.2 --asio_port 12345 --backend UCX "
+              "--initiator_seg_type VRAM --target_seg_type VRAM --scheme pairwise "
+              "--total_buffer_size 1073741824 --start_block_size 1048576 --max_block_size 67108864 "
+              "--num_iter 100 --warmup_iter 10")
+PERFTEST = "/usr/local/ucx/bin/ucx_perftest"
+PERFTEST_ARGS = "-t tag_bw -m cuda -s 134217728 -n 100 -p 13337"
+
+
+def nixl_statuses(doc):
+    return {t["name"]: {c["name"]: c["status"] for c in t["checks"] if c["name"] in NIXL_CHECKS}
+            for t in doc["targets"]}
+
+
+def details(doc):
+    return {(t["name"], c["name"]): c["detail"] for t in doc["targets"] for c in t["checks"]}
+
+
+def exec_line(pod, tail):
+    return "exec %s -n dynamo -c main -- timeout 60 %s" % (pod, tail)
+
+
+class NixlMixin:
+    VERSION = "1.32"
+
+    def run_nixl(self, c, scenario, extra=(), version=None, timeout=120):
+        rc, out, err, secs = c.run_plugin(version or self.VERSION,
+                                          ["nixl", "--deployment", scenario, "-n", "dynamo", "-o", "json"]
+                                          + list(extra), timeout=timeout)
+        try:
+            doc = json.loads(out)
+        except ValueError:
+            self.fail("not JSON (rc %d):\n%s\n%s" % (rc, out[:2000], err[-2000:]))
+        return rc, doc, err, secs
+
+    def check(self, scenario, pods, verdict, extra=(), version=None, layer=None):
+        """pods: {suffix: {check: status}}; returns (doc, secs, cluster sandbox processes after)."""
+        with harness.FakeCluster(scenario) as c:
+            rc, doc, err, secs = self.run_nixl(c, scenario, extra, version)
+            want = {scenario + "-0-" + k: v for k, v in pods.items()}
+            self.assertEqual(nixl_statuses(doc), want)
+            self.assertEqual(doc["verdict"]["status"], verdict, doc["verdict"])
+            if layer is not None:
+                self.assertEqual(doc["verdict"].get("layer"), layer, doc["verdict"])
+            self.assertEqual(rc, VERDICT_RC[verdict], err)
+            self.assertEqual(harness.only_reads(c.request_log()), [])
+            return doc, secs, c.sandbox_processes()
+
+
+class TestNixlLayouts(NixlMixin, unittest.TestCase):
+    def test_vllm_layout_every_version(self):
+        for v in harness.KUBECTL_VERSIONS:
+            with self.subTest(kubectl=v):
+                doc, _, _ = self.check("nixl-vllm", {"prefill": NO_TOOL, "decode": NO_TOOL}, "surface-ok", version=v)
+                d = details(doc)
+                self.assertEqual(d[("nixl-vllm-0-decode", "install")],
+                                 "NIXL plugins in /opt/dynamo/nixl/plugins (env): POSIX, UCX")
+                self.assertEqual(d[("nixl-vllm-0-prefill", "UCX plugin")],
+                                 "libplugin_UCX.so in /opt/dynamo/nixl/plugins")
+                self.assertEqual(doc["verdict"]["next"], [])
+                self.assertIn("no transfer was exercised", doc["verdict"]["limitations"])
+                facts = {t["name"]: t["facts"]["nixl"] for t in doc["targets"]}
+                self.assertEqual(facts["nixl-vllm-0-prefill"]["pluginDirs"][0]["plugins"], ["POSIX", "UCX"])
+
+    def test_nixl_missing(self):
+        fail = {"install": FAIL, "versions": SKIP, "ucx copies": SKIP, "tools": OK, "transfer": SKIP}
+        doc, _, _ = self.check("nixl-missing", {"prefill": fail, "decode": fail}, "blocked", layer="nixl")
+        self.assertIn("NIXL not found", details(doc)[("nixl-missing-0-prefill", "install")])
+
+    def test_ucx_plugin_missing(self):
+        pods = dict(NO_TOOL, **{"UCX plugin": FAIL})
+        doc, _, _ = self.check("nixl-no-ucx-plugin", {"prefill": pods, "decode": pods}, "blocked", layer="nixl")
+        self.assertEqual(details(doc)[("nixl-no-ucx-plugin-0-decode", "UCX plugin")],
+                         "libplugin_UCX.so missing in /opt/dynamo/nixl/plugins: NIXL cannot create the UCX backend")
+
+
+class TestNixlPlans(NixlMixin, unittest.TestCase):
+    def test_nixlbench_asio_commands(self):
+        doc, _, _ = self.check("nixl-bench-asio", {"prefill": VLLM_OK, "decode": VLLM_OK}, "surface-ok")
+        self.assertEqual(details(doc)[("nixl-bench-asio-0-prefill", "tools")],
+                         BENCH + " (ASIO runtime), /usr/bin/ucx_info")
+        nxt = doc["verdict"]["next"]
+        self.assertEqual(len(nxt), 2, nxt)
+        self.assertTrue(nxt[0].startswith("kubectl "), nxt)
+        self.assertTrue(nxt[0].endswith(exec_line("nixl-bench-asio-0-decode", BENCH + " " + BENCH_ARGS)), nxt[0])
+        self.assertTrue(nxt[1].endswith(exec_line("nixl-bench-asio-0-prefill", BENCH + " " + BENCH_ARGS)), nxt[1])
+        self.assertIn("nixlbench, ASIO runtime (no etcd); start the decode side first", doc["verdict"]["limitations"])
+
+    def test_only_ucx_perftest(self):
+        doc, _, _ = self.check("nixl-perftest", {"prefill": VLLM_OK, "decode": VLLM_OK}, "surface-ok")
+        nxt = doc["verdict"]["next"]
+        self.assertEqual(len(nxt), 2, nxt)
+        self.assertTrue(nxt[0].endswith(exec_line("nixl-perftest-0-decode", PERFTEST + " " + PERFTEST_ARGS)), nxt[0])
+        self.assertTrue(nxt[1].endswith(exec_line("nixl-perftest-0-prefill",
+                                                  PERFTEST + " 10.60.0.2 " + PERFTEST_ARGS)), nxt[1])
+        self.assertIn("ucx_perftest: server on decode, client on prefill, CUDA memory", doc["verdict"]["limitations"])
+
+    def test_same_node(self):
+        doc, _, _ = self.check("nixl-same-node", {"prefill": VLLM_OK, "decode": VLLM_OK}, "surface-ok")
+        lim = doc["verdict"]["limitations"]
+        self.assertTrue(any("RDMA is not exercised" in l and "h100-node-p" in l for l in lim), lim)
+
+
+class TestNixlTransfer(NixlMixin, unittest.TestCase):
+    def test_transfer_passes(self):
+        doc, _, procs = self.check("nixl-bench-asio", {"prefill": dict(VLLM_OK, transfer=OK), "decode": VLLM_OK},
+                                   "confirmed", extra=["--transfer"])
+        self.assertIn("84.5 GB/s (169 % of 50.0 GB/s line rate)",
+                      details(doc)[("nixl-bench-asio-0-prefill", "transfer")])
+        self.assertEqual(procs, [])
+
+    def test_transfer_slow_is_tcp(self):
+        doc, _, procs = self.check("nixl-bench-slow", {"prefill": dict(VLLM_OK, transfer=FAIL), "decode": VLLM_OK},
+                                   "blocked", extra=["--transfer"], layer="nixl")
+        self.assertIn("KV transfer falls back to TCP", details(doc)[("nixl-bench-slow-0-prefill", "transfer")])
+        self.assertIn("0.1 GB/s", details(doc)[("nixl-bench-slow-0-prefill", "transfer")])
+        self.assertEqual(procs, [])
+
+    def test_transfer_hang_is_bounded(self):
+        # --transfer-timeout 5 s, 2 s head start for the initiator, 10 s local kill grace, probe time.
+        doc, secs, procs = self.check("nixl-bench-hang", {"prefill": dict(VLLM_OK, transfer=SKIP), "decode": VLLM_OK},
+                                      "unconfirmed", extra=["--transfer", "--transfer-timeout", "5s"], layer="nixl")
+        self.assertIn("did not finish within 5 s", details(doc)[("nixl-bench-hang-0-prefill", "transfer")])
+        self.assertLess(secs, 5 + 2 + 10 + 5)
+        self.assertEqual(procs, [])
+
+
+if __name__ == "__main__":
+    unittest.main()
