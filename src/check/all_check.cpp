@@ -30,16 +30,13 @@ void add_cross_pod(PodRun& run) {
 }  // namespace
 
 Expected<report::Report> check_all(const Options& options) {
-  auto files = recipe::load_recipe(options.path, options.recursive);
-  if (!files) {
-    return files.error();
+  auto loaded = load_env_report(options.path, options.recursive);
+  if (!loaded) {
+    return loaded.error();
   }
-  auto report = env_report(*files, options.path);
-  if (!report) {
-    return report;
-  }
+  auto* report = &loaded->report;
   report->mode = "all";
-  const auto live = live_recipe(*files, *report);
+  const auto live = live_recipe(loaded->files, *report);
   auto run = run_pods(options, live.names(), probe_script(true), report::Layer::fabric);
   if (!run) {
     return run.error();
@@ -56,7 +53,7 @@ Expected<report::Report> check_all(const Options& options) {
   for (auto& p : run->probed) {
     report->targets.push_back(std::move(p.target));
   }
-  return report;
+  return std::move(*report);
 }
 
 }  // namespace icheck::check

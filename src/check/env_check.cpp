@@ -86,6 +86,18 @@ Expected<report::Report> env_report(const std::vector<recipe::ManifestFile>& fil
   return report;
 }
 
+Expected<LoadedRecipe> load_env_report(const std::filesystem::path& path, bool recursive) {
+  auto files = recipe::load_recipe(path, recursive);
+  if (!files) {
+    return files.error();
+  }
+  auto report = env_report(*files, path);
+  if (!report) {
+    return report.error();
+  }
+  return LoadedRecipe{std::move(*files), std::move(*report)};
+}
+
 Expected<report::Report> check_env(const EnvOptions& options) {
   auto files = recipe::load_recipe(options.path, options.recursive);
   if (!files) {

@@ -22,6 +22,13 @@ Expected<report::Report> check_env(const EnvOptions& options);
 Expected<report::Report> env_report(const std::vector<recipe::ManifestFile>& files,
                                     const std::filesystem::path& path);
 
+// The recipe's files and their env report, for the modes that go on to the pods (--live, all).
+struct LoadedRecipe {
+  std::vector<recipe::ManifestFile> files;
+  report::Report report;
+};
+Expected<LoadedRecipe> load_env_report(const std::filesystem::path& path, bool recursive);
+
 // One manifest target (no I/O): name "<file>" or "<file>:<dgd>" when the file holds several.
 report::Target env_target(const recipe::ManifestFile& file, const recipe::Deployment& dgd);
 

@@ -84,15 +84,12 @@ void add_live_findings(const kube::PodInfo& pod, const probe::NodeFacts& facts,
 }
 
 Expected<report::Report> check_env_live(const Options& options) {
-  auto files = recipe::load_recipe(options.path, options.recursive);
-  if (!files) {
-    return files.error();
+  auto loaded = load_env_report(options.path, options.recursive);
+  if (!loaded) {
+    return loaded.error();
   }
-  auto report = env_report(*files, options.path);
-  if (!report) {
-    return report;
-  }
-  const auto live = live_recipe(*files, *report);
+  auto* report = &loaded->report;
+  const auto live = live_recipe(loaded->files, *report);
   auto run = run_pods(options, live.names(), probe_script(false), report::Layer::env);
   if (!run) {
     return run.error();
@@ -105,7 +102,7 @@ Expected<report::Report> check_env_live(const Options& options) {
     }
     report->targets.push_back(std::move(p.target));
   }
-  return report;
+  return std::move(*report);
 }
 
 }  // namespace icheck::check

@@ -46,5 +46,23 @@ class AllOnARecipe(unittest.TestCase):
         self.assertEqual(harness.only_reads(log), [])
 
 
+class EnvLive(unittest.TestCase):
+    def test_recipe_against_running_pods(self):
+        with harness.FakeCluster("all-llama3-70b-mn") as c:
+            rc, out, err, _ = c.run_plugin("1.31", ["env", RECIPE, "--live", "-o", "json"])
+            log = c.request_log()
+        doc = json.loads(out)
+        self.assertEqual(doc["mode"], "env")
+        pods = [t for t in doc["targets"] if t["kind"] == "pod"]
+        self.assertEqual({t["name"] for t in pods}, PODS)
+        for t in pods:
+            self.assertTrue(all(ch["layer"] == "env" for ch in t["checks"]), t)
+            names = {ch["name"].split(" ", 1)[1] for ch in t["checks"]}
+            self.assertIn("UCX_TLS", names)
+        self.assertNotIn("s3cr3t-do-not-print", out + err)
+        self.assertEqual(harness.only_reads(log), [])
+        self.assertEqual(rc, {"surface-ok": 0, "unconfirmed": 1, "blocked": 2}[doc["verdict"]["status"]])
+
+
 if __name__ == "__main__":
     unittest.main()
