@@ -47,7 +47,11 @@ void add_kube_flags(CLI::App& app, icheck::kube::KubeFlags& k) {
   app.add_option("--as-uid", k.as_uid, "Impersonate this UID")->group(g);
   app.add_option("--token", k.token, "Bearer token (passed to kubectl)")->group(g);
   app.add_option("-s,--server", k.server, "API server address")->group(g);
-  app.add_flag("--insecure-skip-tls-verify", k.insecure_skip_tls_verify, "Passed to kubectl")->group(g);
+  // A callback, not a bound optional<bool>: only a flag actually given may reach kubectl.
+  app.add_flag_function(
+         "--insecure-skip-tls-verify{true}",
+         [&k](std::int64_t) { k.insecure_skip_tls_verify = true; }, "Passed to kubectl")
+      ->group(g);
   app.add_option("--certificate-authority", k.certificate_authority, "Passed to kubectl")->group(g);
   app.add_option("--client-certificate", k.client_certificate, "Passed to kubectl")->group(g);
   app.add_option("--client-key", k.client_key, "Passed to kubectl")->group(g);
