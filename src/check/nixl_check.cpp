@@ -64,6 +64,12 @@ void say_plan(const rules::TransferPlan& plan, report::Report& report) {
 
 void run_and_judge(PodRun& run, const rules::TransferPlan& plan, report::Report& report) {
   auto finding = rules::judge_transfer(run_transfer(plan), pair_line_rate(run, plan));
+  if (finding.status == report::Status::skipped) {
+    // The same commands, by hand, show where the test stops (each in its own terminal).
+    finding.next = "run the two commands below by hand to see where the test stops";
+    report.next.push_back(plan.listener_command());
+    report.next.push_back(plan.initiator_command());
+  }
   if (auto* prefill = find(run, plan.prefill)) {
     prefill->target.findings.push_back(std::move(finding));
   } else {

@@ -13,6 +13,7 @@ using report::Status;
 
 constexpr double kTcpClassGBs = 3.0;     // TCP fallback measures 1-2 GB/s (Dynamo guide)
 constexpr double kLineRateShare = 0.5;
+constexpr double kAboveOnePort = 1.05;   // beyond rounding and the kernel's rate labels
 
 Finding transfer_finding(Status s, std::string detail, std::string next = {}) {
   Finding f;
@@ -62,6 +63,11 @@ std::string why_incomplete(const TransferOutcome& o) {
       return std::string(who) + ": " + std::string(probe::to_string(f.kind)) + ": " + f.line;
     if (side->timed_out || side->exit_code == 124)
       return std::string(who) + " did not finish within " + std::to_string(o.timeout_s) + " s";
+    // Busybox's `timeout` (and a kill from outside) leaves the command's own death by signal.
+    if (side->exit_code == 128 + 15 || side->exit_code == 128 + 9)
+      return std::string(who) + " did not finish within " + std::to_string(o.timeout_s) +
+             " s (ended by SIG" + (side->exit_code == 128 + 9 ? "KILL" : "TERM") + ", exit " +
+             std::to_string(side->exit_code) + ")";
     if (side->exit_code != 0) {
       auto line = first_line(side->err.empty() ? side->out : side->err);
       return std::string(who) + " exited " + std::to_string(side->exit_code) +
@@ -83,7 +89,11 @@ Finding judge_bandwidth(const TransferOutcome& o, double measured, std::optional
     return transfer_finding(Status::warn, what + "; line rate unknown, so not judged against it");
   double line_gbs = *rate / 8.0;
   what += " (" + std::to_string(static_cast<int>(measured / line_gbs * 100 + 0.5)) + " % of " +
-          gbs(line_gbs) + " line rate)";
+          gbs(line_gbs) + " line rate";
+  // One port cannot carry more than its line rate: UCX striped the transfer over several
+  // rails (UCX_MAX_RNDV_RAILS), or it went over (multi-node) NVLink rather than the NIC.
+  if (measured > kAboveOnePort * line_gbs) what += " of one port: several rails or NVLink carried it";
+  what += ")";
   if (measured >= kLineRateShare * line_gbs) {
     auto f = transfer_finding(Status::ok, what);
     f.is_transfer = true;

@@ -35,8 +35,8 @@ def details(doc):
     return {(t["name"], c["name"]): c["detail"] for t in doc["targets"] for c in t["checks"]}
 
 
-def exec_line(pod, tail):
-    return "exec %s -n dynamo -c main -- timeout 60 %s" % (pod, tail)
+def exec_line(pod, tail, timeout="60"):
+    return "exec %s -n dynamo -c main -- timeout %s %s" % (pod, timeout, tail)
 
 
 class NixlMixin:
@@ -124,7 +124,8 @@ class TestNixlTransfer(NixlMixin, unittest.TestCase):
     def test_transfer_passes(self):
         doc, _, procs = self.check("nixl-bench-asio", {"prefill": dict(VLLM_OK, transfer=OK), "decode": VLLM_OK},
                                    "confirmed", extra=["--transfer"])
-        self.assertIn("84.5 GB/s (169 % of 50.0 GB/s line rate)",
+        # The fixture is a single-node NVLink run: above one 400 Gb/s port, and said so.
+        self.assertIn("84.5 GB/s (169 % of 50.0 GB/s line rate of one port: several rails or NVLink carried it)",
                       details(doc)[("nixl-bench-asio-0-prefill", "transfer")])
         self.assertEqual(procs, [])
 
@@ -136,11 +137,15 @@ class TestNixlTransfer(NixlMixin, unittest.TestCase):
         self.assertEqual(procs, [])
 
     def test_transfer_hang_is_bounded(self):
-        # --transfer-timeout 5 s, 2 s head start for the initiator, 10 s local kill grace, probe time.
+        # --transfer-timeout 5 s, 2 s head start for the initiator, probe time; the local kill comes
+        # 10 s after the timeout, so finishing well before it shows the in-pod `timeout` ended both sides.
         doc, secs, procs = self.check("nixl-bench-hang", {"prefill": dict(VLLM_OK, transfer=SKIP), "decode": VLLM_OK},
                                       "unconfirmed", extra=["--transfer", "--transfer-timeout", "5s"], layer="nixl")
         self.assertIn("did not finish within 5 s", details(doc)[("nixl-bench-hang-0-prefill", "transfer")])
-        self.assertLess(secs, 5 + 2 + 10 + 5)
+        nxt = doc["verdict"]["next"]  # where the test stops is seen by running it by hand
+        self.assertEqual(nxt[0], "run the two commands below by hand to see where the test stops", nxt)
+        self.assertTrue(nxt[1].endswith(exec_line("nixl-bench-hang-0-decode", BENCH + " " + BENCH_ARGS, "5")), nxt)
+        self.assertLess(secs, 5 + 2 + 6)
         self.assertEqual(procs, [])
 
 

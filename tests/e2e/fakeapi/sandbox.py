@@ -193,11 +193,14 @@ class Sandbox:
         if self.pod.exec["hang"]:
             argv = ["/bin/sleep", "2147483647"]
         cmd = [UNSHARE, "--mount", "--uts", "--pid", "--fork", "--kill-child=SIGKILL", "--",
-               "/bin/sh", "-c", 'h=$0; n=$1; shift; "$h" "$n" && exec "$@"', HOSTNAME, self.pod.name,
+               "/bin/sh", "-c", 'h=$0; n=$1; shift; "$h" "$n" && { "$@"; exit $?; }', HOSTNAME, self.pod.name,
                CHROOT, self.root] + list(argv)
         # The setup shell above runs from the host (before chroot) only to set the hostname in
         # the new UTS namespace and give this exec its own /tmp (roots are shared between
-        # identical pods); the pod's command itself only ever runs chrooted.
+        # identical pods); the pod's command itself only ever runs chrooted. The shell stays as
+        # the namespace's PID 1 (the container's main process in a real pod), so the exec'd
+        # command is an ordinary process: a SIGTERM from an in-pod `timeout` ends it, as it does
+        # in a real container (PID 1 ignores signals it has no handler for).
         memlock = self.pod.exec.get("memlock_bytes")
         if memlock is not None:
             cmd = [PRLIMIT, "--memlock=%d:%d" % (memlock, memlock), "--"] + cmd

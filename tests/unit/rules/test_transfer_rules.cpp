@@ -33,6 +33,15 @@ TEST_CASE("transfer: >= 50 % of line rate is ok and counts as a transfer") {
   CHECK(f.detail == "nixlbench (ASIO) p <-> d: 45.2 GB/s (90 % of 50.0 GB/s line rate)");
 }
 
+TEST_CASE("transfer: above one port's line rate says what carried it") {
+  auto f = rules::judge_transfer(outcome(bench_table("84.5")), 400.0);
+  CHECK(f.status == Status::ok);
+  CHECK(f.detail == "nixlbench (ASIO) p <-> d: 84.5 GB/s (169 % of 50.0 GB/s line rate of one port: "
+                    "several rails or NVLink carried it)");
+  CHECK(rules::judge_transfer(outcome(bench_table("52.0")), 400.0).detail ==
+        "nixlbench (ASIO) p <-> d: 52.0 GB/s (104 % of 50.0 GB/s line rate)");
+}
+
 TEST_CASE("transfer: between TCP class and half line rate warns") {
   auto f = rules::judge_transfer(outcome(bench_table("12.0")), 400.0);
   CHECK(f.status == Status::warn);
@@ -67,6 +76,10 @@ TEST_CASE("transfer: a test that did not start or finish is skipped with its err
   k.initiator = {true, 1, false, "", "error: unable to upgrade connection: container not found (\"main\")\nmore", ""};
   CHECK(rules::judge_transfer(k, 400.0).detail ==
         "transfer test did not complete: prefill side exited 1: error: unable to upgrade connection: container not found (\"main\")");
+  auto b = outcome("");  // busybox `timeout` in the pod: the command dies of its SIGTERM
+  b.listener.exit_code = 143;
+  CHECK(rules::judge_transfer(b, 400.0).detail ==
+        "transfer test did not complete: decode side did not finish within 60 s (ended by SIGTERM, exit 143)");
   auto n = outcome("");
   n.listener.ran = false;
   n.listener.start_error = "kubectl not found";
