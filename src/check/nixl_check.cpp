@@ -18,7 +18,7 @@ std::vector<rules::PairCandidate> candidates(const PodRun& run) {
     if (p.parsed) {
       const auto& pod = p.probe.pod;
       list.push_back({pod.name, pod.namespace_, pod.node, pod.pod_ip, pod.role, pod.container,
-                      p.nixl});
+                      p.nixl, p.backends.names});
     }
   }
   return list;
@@ -50,7 +50,7 @@ void say_plan(const rules::TransferPlan& plan, report::Report& report) {
     report.limitations.push_back("no transfer test possible: " + plan.why_not);
     return;
   }
-  for (const auto& note : {plan.node_note, plan.tool_note}) {
+  for (const auto& note : {plan.node_note, plan.backend_note, plan.tool_note}) {
     if (!note.empty()) {
       report.limitations.push_back(note);
     }
@@ -109,9 +109,18 @@ boost::json::object nixl_facts_json(const probe::NixlFacts& f) {
 void judge_nixl_pods(PodRun& run, const Options& options, report::Report& report) {
   for (auto& p : run.probed) {
     if (p.parsed) {
-      auto findings = rules::judge_nixl(p.nixl, {});
+      rules::NixlContext context;
+      context.backends = p.backends;
+      auto findings = rules::judge_nixl(p.nixl, context);
       p.target.findings.insert(p.target.findings.end(), findings.begin(), findings.end());
-      p.target.facts["nixl"] = nixl_facts_json(p.nixl);
+      auto facts = nixl_facts_json(p.nixl);
+      boost::json::array names;
+      for (const auto& n : context.backends.names) {
+        names.emplace_back(n);
+      }
+      facts["backends"] = std::move(names);
+      facts["backendSource"] = context.backends.source;
+      p.target.facts["nixl"] = std::move(facts);
     }
   }
   rules::PairingOptions pairing;

@@ -28,11 +28,12 @@ Expected<PodRun> run_pods(const Options& options, const std::vector<std::string>
              kube::select_targets(selection->pods, options.targets.all_components), {}, false};
   run.disagg = is_disagg(run.pods);
   for (auto& probe : probe_pods(run.session, run.pods, script, options.run)) {
-    ProbedPod p{std::move(probe), {}, false, {}, {}};
+    ProbedPod p{std::move(probe), {}, false, {}, {}, {}};
     p.parsed = start_target(p.probe, first_layer, options.run, p.target);
     if (p.parsed) {
       p.node = probe::parse_node_probe(p.probe.result->out);
       p.nixl = probe::parse_nixl_probe(p.probe.result->out);
+      p.backends = rules::kv_backends(p.nixl.backend_env, p.probe.pod.command_line);
     }
     run.probed.push_back(std::move(p));
   }

@@ -7,6 +7,7 @@
 #include "check/pod_probe.hpp"
 #include "probe/facts.hpp"
 #include "probe/nixl_facts.hpp"
+#include "rules/nixl_backend.hpp"
 #include "report/model.hpp"
 #include "util/expected.hpp"
 
@@ -21,6 +22,7 @@ struct ProbedPod {
   bool parsed = false;    // the script's output could be read
   probe::NodeFacts node;
   probe::NixlFacts nixl;
+  rules::KvBackends backends;  // from the probed env and the pod spec's command line
 };
 
 struct PodRun {

@@ -153,6 +153,7 @@ PodInfo parse_pod(const json::object& object, const ContainerChoice& choice) {
   auto args = strings_at(container, "args");
   command_line.insert(command_line.end(), args.begin(), args.end());
   pod.role = pod_role(pod.labels, command_line);
+  pod.command_line = std::move(command_line);
   pod.component = pod.labels.count(kComponentLabel) ? pod.labels.at(kComponentLabel) : "";
   pod.dgd = pod.labels.count(kDeploymentLabel) ? pod.labels.at(kDeploymentLabel) : "";
   pod.grove_clique = pod.labels.count(kGroveCliqueLabel) ? pod.labels.at(kGroveCliqueLabel) : "";

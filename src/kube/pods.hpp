@@ -34,6 +34,7 @@ struct PodInfo {
   std::string component; // nvidia.com/dynamo-component
   std::string dgd;       // nvidia.com/dynamo-graph-deployment-name
   std::vector<std::string> containers;
+  std::vector<std::string> command_line;  // the chosen container's command + args, as in the spec
   std::string container;      // chosen; "" when -c names a container the pod lacks
   std::string container_note; // "no container main; using first container X"
   bool container_running = false;

@@ -2,6 +2,7 @@
 // What the NIXL probe fragment (nixl_script.hpp) found in one pod, typed. Pure data; the rules
 // in rules/nixl_rules.hpp judge it.
 
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -58,6 +59,9 @@ struct NixlFacts {
   std::string plugin_dir_env;          // NIXL_PLUGIN_DIR as set in the container ("" unset)
   bool plugin_dir_env_missing = false; // set, but the directory does not exist
   std::string ld_preload;
+  // The container's variables that choose a backend: TRTLLM_NIXL_KVCACHE_BACKEND,
+  // SGLANG_DISAGGREGATION_NIXL_BACKEND, DYN_KVBM_NIXL_BACKEND_*, KV_TRANSFER_CONFIG.
+  std::map<std::string, std::string> backend_env;
   std::vector<NixlPluginDir> plugin_dirs;  // in probe order, duplicates (same real path) dropped
   NixlPythonImport python_import;
   NixlVersions versions;

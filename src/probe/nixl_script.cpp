@@ -72,6 +72,15 @@ nx_tool() {
 nx_begin nixl_env
 printf 'NIXL_PLUGIN_DIR=%s\n' "${NIXL_PLUGIN_DIR-}"
 printf 'LD_PRELOAD=%s\n' "${LD_PRELOAD-}"
+# The variables that choose the NIXL backend (rules/nixl_backend.hpp), as the container has them.
+if command -v env >/dev/null 2>&1; then
+  env | while IFS= read -r nx_l; do
+    case $nx_l in
+      TRTLLM_NIXL_KVCACHE_BACKEND=*|SGLANG_DISAGGREGATION_NIXL_BACKEND=*|DYN_KVBM_NIXL_BACKEND_*=*|KV_TRANSFER_CONFIG=*)
+        printf '%s\n' "$nx_l" ;;
+    esac
+  done
+fi
 nx_end nixl_env 0
 
 nx_sites=

@@ -48,15 +48,16 @@ Finding install(const NixlFacts& f) {
   return nixl_finding("install", dir ? Status::ok : Status::warn, detail);
 }
 
-Finding backend_plugin(const NixlFacts& f, const std::string& backend) {
+Finding backend_plugin(const NixlFacts& f, const std::string& backend, const KvBackends& chosen) {
   std::string name = backend + " plugin";
+  const std::string why = chosen.is_default() ? "" : " (backend set by " + chosen.source + ")";
   const auto* dir = f.active_plugin_dir();
   if (!dir) return nixl_finding(name, Status::skipped, "no NIXL plugin directory to look in");
   if (dir->has(backend))
-    return nixl_finding(name, Status::ok, "libplugin_" + backend + ".so in " + dir->path);
+    return nixl_finding(name, Status::ok, "libplugin_" + backend + ".so in " + dir->path + why);
   return nixl_finding(name, Status::fail,
                       "libplugin_" + backend + ".so missing in " + dir->path +
-                          ": NIXL cannot create the " + backend + " backend",
+                          ": NIXL cannot create the " + backend + " backend" + why,
                       "use an image whose NIXL build includes the " + backend +
                           " plugin, or set NIXL_PLUGIN_DIR to a directory that has it");
 }
@@ -78,9 +79,10 @@ Finding versions(const NixlFacts& f) {
   return nixl_finding("versions", Status::ok, join(parts, "; "), {}, false);
 }
 
-Finding efa(const NixlFacts& f, const std::string& backend) {
-  std::string detail = "EFA devices (" + join(f.efa_devices) + ") with the " + backend + " backend";
-  if (backend != "UCX") return nixl_finding("efa", Status::ok, detail, {}, false);
+Finding efa(const NixlFacts& f, const KvBackends& backends) {
+  std::string detail = "EFA devices (" + join(f.efa_devices) + ") with the " + backends.joined() +
+                       " backend" + (backends.names.size() > 1 ? "s" : "");
+  if (!backends.uses("UCX")) return nixl_finding("efa", Status::ok, detail, {}, false);
   const auto* dir = f.active_plugin_dir();
   bool has_libfabric = dir && dir->has("LIBFABRIC");
   return nixl_finding("efa", Status::warn,
@@ -130,10 +132,11 @@ std::vector<Finding> judge_nixl(const NixlFacts& f, const NixlContext& ctx) {
     return {nixl_finding("install", Status::skipped,
                          "the NIXL probe did not run (script cut short)")};
   std::vector<Finding> out{install(f)};
-  if (f.nixl_found()) out.push_back(backend_plugin(f, ctx.backend));
+  if (f.nixl_found())
+    for (const auto& backend : ctx.backends.names) out.push_back(backend_plugin(f, backend, ctx.backends));
   if (f.python_import.attempted) out.push_back(python_import(f));
   out.push_back(versions(f));
-  if (!f.efa_devices.empty()) out.push_back(efa(f, ctx.backend));
+  if (!f.efa_devices.empty()) out.push_back(efa(f, ctx.backends));
   out.push_back(ucx_copies(f));
   if (auto tools = tool_list(f); !tools.empty())
     out.push_back(nixl_finding("tools", Status::ok, tools, {}, false));

@@ -7,17 +7,18 @@
 
 #include "probe/nixl_facts.hpp"
 #include "report/model.hpp"
+#include "rules/nixl_backend.hpp"
 
 namespace icheck::rules {
 
 struct NixlContext {
-  std::string backend = "UCX";  // the KV backend this deployment uses: UCX unless LIBFABRIC is set
+  KvBackends backends;  // the backend(s) this pod's KV transfer uses (nixl_backend.hpp)
   // The next step when the image has no transfer tool (plan_transfer fills one in with this
   // deployment's names); a generic one is used when empty.
   std::string no_tool_next;
 };
 
-// Findings, names in order: "install", "<backend> plugin", "python import" (when python3
+// Findings, names in order: "install", "<backend> plugin" (one per backend), "python import" (when python3
 // exists), "versions" (optional), "efa" (EFA devices only), "ucx copies", "tools" (optional),
 // "transfer" (skipped, optional, only when no test tool exists; never ok).
 std::vector<report::Finding> judge_nixl(const probe::NixlFacts& facts, const NixlContext& ctx);

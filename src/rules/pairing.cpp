@@ -134,6 +134,22 @@ Choice choose(const std::vector<PairCandidate>& pods, const PairingOptions& o) {
   return best;
 }
 
+// The backend both sides can use: the prefill's first that the decode pod also uses; a
+// candidate without backends (not known) takes the other's, then the options' default.
+std::string common_backend(const PairCandidate& p, const PairCandidate& d, const std::string& fallback) {
+  if (p.backends.empty()) return d.backends.empty() ? fallback : d.backends.front();
+  if (d.backends.empty()) return p.backends.front();
+  for (const auto& b : p.backends)
+    if (std::find(d.backends.begin(), d.backends.end(), b) != d.backends.end()) return b;
+  return {};
+}
+
+std::string join(const std::vector<std::string>& v) {
+  std::string out;
+  for (const auto& s : v) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
 const PairCandidate* by_name(const std::vector<PairCandidate>& pods, const std::string& name) {
   auto it = std::find_if(pods.begin(), pods.end(), [&](const auto& p) { return p.pod == name; });
   return it == pods.end() ? nullptr : &*it;
@@ -213,9 +229,21 @@ TransferPlan plan_transfer(const std::vector<PairCandidate>& pods, const Pairing
                                   ": RDMA is not exercised, only NVLink/shared memory"
                             : "every prefill/decode pair shares a node (" + c.prefill->node +
                                   "): RDMA is not exercised, only NVLink/shared memory";
+  auto with_backend = o;
+  with_backend.backend = common_backend(*c.prefill, *c.decode, o.backend);
+  if (with_backend.backend.empty()) {
+    plan.backend_note = "no NIXL backend in common: " + c.prefill->pod + " uses " +
+                        join(c.prefill->backends) + ", " + c.decode->pod + " uses " +
+                        join(c.decode->backends) + " (KV cannot move between them)";
+    with_backend.backend = c.prefill->backends.front();
+  } else if (with_backend.backend != "UCX" && c.tool == TestTool::ucx_perftest) {
+    plan.backend_note = "ucx_perftest measures UCX, not the " + with_backend.backend +
+                        " backend these pods' NIXL uses";
+  }
+  plan.backend = with_backend.backend;
   plan.tool = c.tool;
-  plan.tool_note = tool_note(c.tool, o);
-  fill_commands(plan, *c.prefill, *c.decode, o);
+  plan.tool_note = tool_note(c.tool, with_backend);
+  fill_commands(plan, *c.prefill, *c.decode, with_backend);
   plan.runnable = c.tool != TestTool::none &&
                   !(c.tool == TestTool::nixlbench_etcd && o.etcd_endpoints.empty());
   return plan;

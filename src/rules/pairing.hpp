@@ -22,6 +22,7 @@ struct PairCandidate {
   std::string role;       // prefill | decode | ...
   std::string container;
   probe::NixlFacts nixl;  // from the pod's probe
+  std::vector<std::string> backends;  // NIXL backends it uses (nixl_backend.hpp); empty: unknown
 };
 
 // Best first.
@@ -33,7 +34,7 @@ struct PairingOptions {
   std::optional<std::pair<std::string, std::string>> pair;  // --pair PREFILL,DECODE
   int timeout_s = 60;                     // each remote process runs under `timeout` this long
   std::string etcd_endpoints;             // for nixlbench without ASIO; "" = none known
-  std::string backend = "UCX";
+  std::string backend = "UCX";            // when no candidate says which it uses
 };
 
 struct TransferPlan {
@@ -45,6 +46,8 @@ struct TransferPlan {
   std::string node_note;   // set when every pair shares a node
   TestTool tool = TestTool::none;
   std::string tool_note;   // e.g. "host memory only: does not test GPUDirect"
+  std::string backend;     // the NIXL backend the test uses (nixlbench --backend)
+  std::string backend_note;  // set when the pods share no backend, or the tool does not test it
   bool runnable = false;   // a common tool exists and nothing is left to fill in
   // The listening side (decode) starts first; each argv is a full kubectl exec.
   std::vector<std::string> listener_argv;

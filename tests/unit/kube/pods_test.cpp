@@ -102,6 +102,7 @@ TEST_CASE("Grove multinode: leader and worker cliques are both targets") {
   CHECK(targets[1].multinode_role() == "worker");
   CHECK(targets[1].node == "gpu-c02");
   CHECK(targets[1].role == "decode");
+  CHECK(targets[0].command_line == std::vector<std::string>{"python3", "-m", "dynamo.vllm"});
 }
 
 TEST_CASE("pods that cannot be probed say why and what to run next") {

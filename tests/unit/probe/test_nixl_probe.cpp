@@ -216,6 +216,24 @@ TEST_CASE("nixl probe fragment runs under dash and busybox ash and gives every s
   }
 }
 
+TEST_CASE("nixl probe fragment reads the backend variables from the environment") {
+  // The vLLM arg of qwen3-32b/vllm/cloud-providers/deploy-aws-p5.48xlarge.yaml as a variable.
+  const std::string env =
+      "export TRTLLM_NIXL_KVCACHE_BACKEND=LIBFABRIC DYN_KVBM_NIXL_BACKEND_UCX=false "
+      "KV_TRANSFER_CONFIG='{\"kv_connector\":\"NixlConnector\",\"kv_connector_extra_config\":"
+      "{\"backends\":[\"LIBFABRIC\"]}}' UCX_TLS=rc_x; ";
+  for (std::string shell : {"dash", "busybox sh"}) {
+    CAPTURE(shell);
+    if (run_sh(shell, "echo alive").find("alive") == std::string::npos) continue;  // not installed
+    auto f = parse_nixl_probe(run_sh(shell, env + std::string(nixl_probe_script())));
+    CHECK(f.backend_env.at("TRTLLM_NIXL_KVCACHE_BACKEND") == "LIBFABRIC");
+    CHECK(f.backend_env.at("DYN_KVBM_NIXL_BACKEND_UCX") == "false");
+    CHECK(f.backend_env.at("KV_TRANSFER_CONFIG") ==
+          R"({"kv_connector":"NixlConnector","kv_connector_extra_config":{"backends":["LIBFABRIC"]}})");
+    CHECK_FALSE(f.backend_env.contains("UCX_TLS"));  // the node probe's transport_env has those
+  }
+}
+
 TEST_CASE("the fragment goes before the node script's done marker") {
   auto combined = insert_before_done(node_probe_script(), nixl_probe_script());
   auto done = combined.rfind("@@icheck:done@@");

@@ -60,9 +60,26 @@ TEST_CASE("nixl rules: UCX plugin missing while UCX is the backend fails") {
   f.plugin_dirs[0].plugins = {"POSIX", "GDS"};
   auto out = rules::judge_nixl(f, {});
   CHECK(find(out, "UCX plugin")->status == Status::fail);
+  CHECK(find(out, "UCX plugin")->detail ==
+        "libplugin_UCX.so missing in " + f.plugin_dirs[0].path + ": NIXL cannot create the UCX backend");
   rules::NixlContext libfabric;
-  libfabric.backend = "LIBFABRIC";
-  CHECK(find(rules::judge_nixl(f, libfabric), "LIBFABRIC plugin")->status == Status::fail);
+  libfabric.backends = rules::kv_backends({{"TRTLLM_NIXL_KVCACHE_BACKEND", "LIBFABRIC"}}, {});
+  auto lf_out = rules::judge_nixl(f, libfabric);
+  CHECK(find(lf_out, "UCX plugin") == nullptr);
+  CHECK(find(lf_out, "LIBFABRIC plugin")->status == Status::fail);
+  CHECK(find(lf_out, "LIBFABRIC plugin")->detail.ends_with(
+      "NIXL cannot create the LIBFABRIC backend (backend set by TRTLLM_NIXL_KVCACHE_BACKEND)"));
+}
+
+TEST_CASE("nixl rules: one plugin finding per backend the pod uses") {
+  auto f = wheel_install();
+  f.plugin_dirs[0].plugins = {"UCX", "POSIX"};
+  rules::NixlContext both;
+  both.backends = rules::kv_backends({}, {"vllm", R"({"backends":["UCX","LIBFABRIC"]})"});
+  auto out = rules::judge_nixl(f, both);
+  CHECK(find(out, "UCX plugin")->status == Status::ok);
+  CHECK(find(out, "UCX plugin")->detail.ends_with("(backend set by --kv-transfer-config)"));
+  CHECK(find(out, "LIBFABRIC plugin")->status == Status::fail);
 }
 
 TEST_CASE("nixl rules: EFA devices with UCX warn; with LIBFABRIC they do not") {
@@ -75,8 +92,10 @@ TEST_CASE("nixl rules: EFA devices with UCX warn; with LIBFABRIC they do not") {
   CHECK(ucx->next == "use the LIBFABRIC backend (the image lacks libplugin_LIBFABRIC.so)");
   f.plugin_dirs[0].plugins.push_back("LIBFABRIC");
   rules::NixlContext lf;
-  lf.backend = "LIBFABRIC";
-  CHECK(find(rules::judge_nixl(f, lf), "efa")->status == Status::ok);
+  lf.backends = rules::kv_backends({{"DYN_KVBM_NIXL_BACKEND_LIBFABRIC", "true"}}, {});
+  auto lf_out = rules::judge_nixl(f, lf);
+  CHECK(find(lf_out, "efa")->status == Status::ok);
+  CHECK(find(lf_out, "efa")->detail == "EFA devices (rdmap16s27) with the LIBFABRIC backend");
 }
 
 TEST_CASE("nixl rules: two UCX libraries in the worker process warn (nixl#1668)") {

@@ -125,3 +125,31 @@ TEST_CASE("pairing: parse_pair and shell quoting") {
   CHECK_FALSE(rules::parse_pair("a,b,c"));
   CHECK(rules::shell_line({"echo", "it's", "a b"}) == "echo 'it'\\''s' 'a b'");
 }
+
+TEST_CASE("pairing: nixlbench tests the backend both pods use; none in common is said") {
+  auto p0 = pod("p", "prefill", "gpu-a01", "10.0.1.5");
+  auto d0 = pod("d", "decode", "gpu-a02", "10.0.2.6");
+  for (auto* p : {&p0, &d0}) give_nixlbench(*p, true);
+  p0.backends = {"LIBFABRIC", "UCX"};
+  d0.backends = {"UCX", "LIBFABRIC"};
+  auto plan = rules::plan_transfer({p0, d0}, options());
+  CHECK(plan.backend == "LIBFABRIC");
+  CHECK(plan.backend_note.empty());
+  CHECK(plan.listener_command().find("--backend LIBFABRIC ") != std::string::npos);
+  d0.backends = {"UCX"};
+  plan = rules::plan_transfer({p0, d0}, options());
+  CHECK(plan.backend == "UCX");
+  p0.backends = {"LIBFABRIC"};
+  plan = rules::plan_transfer({p0, d0}, options());
+  CHECK(plan.backend_note == "no NIXL backend in common: p uses LIBFABRIC, d uses UCX (KV cannot move between them)");
+}
+
+TEST_CASE("pairing: ucx_perftest on a LIBFABRIC deployment says what it does not test") {
+  auto p0 = pod("p", "prefill", "gpu-a01", "10.0.1.5");
+  auto d0 = pod("d", "decode", "gpu-a02", "10.0.2.6");
+  p0.nixl.tools.ucx_perftest = d0.nixl.tools.ucx_perftest = "/usr/local/ucx/bin/ucx_perftest";
+  p0.backends = d0.backends = {"LIBFABRIC"};
+  auto plan = rules::plan_transfer({p0, d0}, options());
+  CHECK(plan.tool == TestTool::ucx_perftest);
+  CHECK(plan.backend_note == "ucx_perftest measures UCX, not the LIBFABRIC backend these pods' NIXL uses");
+}
