@@ -108,10 +108,41 @@ int wheel_rank(std::string name) {
   return 0;
 }
 
+// `uv pip show nixl nixl-cu13 | grep -E '^(Name|Version)'` (what the Dynamo images write to
+// nixl-versions.txt) and a wheel METADATA header are both Name:/Version: pairs.
+struct WheelVersions {
+  int best_rank = 0;
+  void consider(const std::string& name, const std::string& version, const std::string& file,
+                NixlFacts& f) {
+    int rank = wheel_rank(name);
+    if (rank > best_rank && !version.empty()) {
+      best_rank = rank;
+      f.versions.nixl = version;
+      f.versions.nixl_source = file;
+    }
+  }
+  // Returns whether body had any Name:/Version: pair.
+  bool read_pairs(const std::string& file, const std::vector<std::string_view>& body, NixlFacts& f) {
+    std::string name;
+    bool any = false;
+    for (auto line : body) {
+      auto kv = text::key_value(line);
+      if (!kv) continue;
+      if (kv->first == "Name") name = kv->second;
+      if (kv->first == "Version" && !name.empty()) {
+        consider(name, std::string(kv->second), file, f);
+        name.clear();
+        any = true;
+      }
+    }
+    return any;
+  }
+};
+
+// Free-form lines ("ucx: 1.20.0"): the first version token on a line naming ucx or nixl.
 void read_versions_file(std::string_view file, std::vector<std::string_view> body, NixlFacts& f) {
   auto& v = f.versions;
   for (auto line : body) {
-    v.lines.emplace_back(line);
     auto low = text::lower(line);
     auto tok = version_token(line);
     if (!tok) continue;
@@ -126,29 +157,18 @@ void read_versions_file(std::string_view file, std::vector<std::string_view> bod
 void read_versions(const Section& s, NixlFacts& f) {
   std::string file;
   std::vector<std::string_view> body;
-  int best_rank = 0;
+  WheelVersions wheels;
   auto flush = [&] {
     if (file.empty()) return;
     if (file.ends_with("METADATA")) {
-      std::string name, version;
-      for (auto line : body) {
-        if (auto kv = text::key_value(line)) {
-          if (kv->first == "Name") name = kv->second;
-          if (kv->first == "Version") version = kv->second;
-        }
-      }
-      int rank = wheel_rank(name);
-      if (rank > best_rank && !version.empty()) {
-        best_rank = rank;
-        f.versions.nixl = version;
-        f.versions.nixl_source = file;
-      }
+      wheels.read_pairs(file, body, f);
     } else {
-      read_versions_file(file, body, f);
+      f.versions.lines.insert(f.versions.lines.end(), body.begin(), body.end());
+      if (!wheels.read_pairs(file, body, f)) read_versions_file(file, body, f);
     }
     body.clear();
   };
-  // Wheel METADATA wins over the versions file; read the file's lines first, then override.
+  // The versions file comes first; a wheel METADATA of a higher-ranked wheel overrides it.
   for (auto line : text::lines(s.body)) {
     if (line.starts_with("==> ") && line.ends_with(" <==")) {
       flush();

@@ -185,8 +185,10 @@ if nx_which grep; then
   nx_grep=$nx_found
   nx_best=
   nx_bestn=0
-  # One grep over every maps file ("FILE:COUNT" lines), not one fork per process.
-  for nx_l in $(nx_bounded 3 "$nx_grep" -s -c -E 'libuc[ps]' /proc/[0-9]*/maps 2>/dev/null); do
+  # One grep over every maps file ("FILE:COUNT" lines, -H even when one file matches the
+  # glob), not one fork per process.
+  for nx_l in $(nx_bounded 3 "$nx_grep" -H -s -c -E 'libuc[ps]' /proc/[0-9]*/maps 2>/dev/null); do
+    case $nx_l in /proc/*/maps:*) ;; *) continue ;; esac
     nx_p=${nx_l#/proc/}
     nx_p=${nx_p%%/*}
     nx_c=${nx_l##*:}

@@ -12,7 +12,8 @@ import harness
 
 OK, WARN, FAIL, SKIP = "ok", "warn", "fail", "skipped"
 VERDICT_RC = {"surface-ok": 0, "confirmed": 0, "unconfirmed": 1, "blocked": 2, "error": 3}
-NIXL_CHECKS = ("install", "UCX plugin", "python import", "versions", "ucx copies", "tools", "transfer")
+NIXL_CHECKS = ("install", "UCX plugin", "LIBFABRIC plugin", "python import", "versions", "ucx copies", "tools",
+               "transfer")
 
 # No python3, no versions file, no /proc/PID/maps in the sandboxes: those checks are skipped.
 VLLM_OK = {"install": OK, "UCX plugin": OK, "versions": SKIP, "ucx copies": SKIP, "tools": OK}
@@ -85,6 +86,34 @@ class TestNixlLayouts(NixlMixin, unittest.TestCase):
         fail = {"install": FAIL, "versions": SKIP, "ucx copies": SKIP, "tools": OK, "transfer": SKIP}
         doc, _, _ = self.check("nixl-missing", {"prefill": fail, "decode": fail}, "blocked", layer="nixl")
         self.assertIn("NIXL not found", details(doc)[("nixl-missing-0-prefill", "install")])
+
+    def test_trtllm_layout(self):
+        # Prefill keeps the image's LD_PRELOAD (one UCX in the worker); decode lost it (two: nixl#1668).
+        trt = dict(NO_TOOL, versions=OK, **{"ucx copies": OK})
+        doc, _, _ = self.check("nixl-trtllm", {"prefill": trt, "decode": dict(trt, **{"ucx copies": WARN})},
+                               "unconfirmed", layer="nixl")
+        d = details(doc)
+        lib = "/usr/local/lib/python3.12/dist-packages/tensorrt_llm/libs/nixl"
+        self.assertEqual(d[("nixl-trtllm-0-prefill", "install")], "NIXL 1.0.1 plugins in %s/plugins (env): UCX" % lib)
+        self.assertEqual(d[("nixl-trtllm-0-prefill", "versions")],
+                         "NIXL 1.0.1; LD_PRELOAD=/opt/dynamo/libstdc++.so.6:%s/libnixl.so" % lib)
+        self.assertEqual(d[("nixl-trtllm-0-prefill", "ucx copies")], "one UCX in python3 (pid 57): /usr/local/ucx/lib")
+        self.assertIn("2 different UCX libraries in python3 (pid 57): /usr/local/ucx/lib, "
+                      "/usr/local/lib/python3.12/dist-packages/nixl_cu13.libs", d[("nixl-trtllm-0-decode", "ucx copies")])
+        self.assertEqual(doc["verdict"]["next"][0], "load one UCX: LD_PRELOAD the libnixl.so whose UCX the framework "
+                                                    "uses, as the Dynamo TRT-LLM image does")
+
+    def test_libfabric_backend(self):
+        # The image of nixl-no-ucx-plugin, but the pods choose LIBFABRIC: nothing is missing.
+        pods = {k: v for k, v in NO_TOOL.items() if k != "UCX plugin"}
+        pods["LIBFABRIC plugin"] = OK
+        doc, _, _ = self.check("nixl-libfabric", {"prefill": pods, "decode": pods}, "surface-ok")
+        self.assertEqual(details(doc)[("nixl-libfabric-0-decode", "LIBFABRIC plugin")],
+                         "libplugin_LIBFABRIC.so in /opt/dynamo/nixl/plugins (backend set by --kv-transfer-config, "
+                         "DYN_KVBM_NIXL_BACKEND_LIBFABRIC)")
+        facts = doc["targets"][0]["facts"]["nixl"]
+        self.assertEqual((facts["backends"], facts["backendSource"]),
+                         (["LIBFABRIC"], "--kv-transfer-config, DYN_KVBM_NIXL_BACKEND_LIBFABRIC"))
 
     def test_ucx_plugin_missing(self):
         pods = dict(NO_TOOL, **{"UCX plugin": FAIL})

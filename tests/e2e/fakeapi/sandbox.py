@@ -204,9 +204,16 @@ class Sandbox:
         memlock = self.pod.exec.get("memlock_bytes")
         if memlock is not None:
             cmd = [PRLIMIT, "--memlock=%d:%d" % (memlock, memlock), "--"] + cmd
-        env_with_host_path = dict(env)
+        # The host's unshare/sh/chroot are dynamically linked: the pod's LD_* variables (the
+        # TRT-LLM image sets LD_PRELOAD) must reach only the chrooted command, through the
+        # root's static busybox `env`.
+        host_env = {k: v for k, v in env.items() if not k.startswith("LD_")}
+        loader = ["%s=%s" % (k, v) for k, v in sorted(env.items()) if k.startswith("LD_")]
+        if loader:
+            at = cmd.index(self.root) + 1
+            cmd[at:at] = ["/bin/busybox", "env"] + loader
         return subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, env=env_with_host_path, cwd=self.root,
+                                stderr=subprocess.PIPE, env=host_env, cwd=self.root,
                                 start_new_session=True, bufsize=0)
 
 

@@ -12,7 +12,8 @@ Pod fields:
   name, namespace (default "default"), labels {}, node (null = unscheduled),
   ip, phase ("Running"), ready (true), uid (derived when absent),
   containers: [ {"name": "main", "image": "...", "env": {K: V}, "running": true,
-                 "reason": "ContainerCreating"} ]  (first is the default)
+                 "reason": "ContainerCreating", "command": [...], "args": [...]} ]
+               (first is the default; command/args appear in the pod spec only)
   root: [layer, ...]     -- folders under tests/e2e/roots/, copied in order
   files: {"rel/path": "content"}  -- inline files written after the layers
   remove: ["rel/path"]   -- paths removed after the layers (e.g. "bin/sh")
@@ -95,9 +96,13 @@ class Pod:
         containers, statuses = [], []
         for c in s["containers"]:
             env = [{"name": k, "value": v} for k, v in c.get("env", {}).items()]
-            containers.append({"name": c["name"],
-                               "image": c.get("image", "nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.6.1"),
-                               "env": env})
+            container = {"name": c["name"],
+                         "image": c.get("image", "nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.6.1"),
+                         "env": env}
+            for key in ("command", "args"):
+                if key in c:
+                    container[key] = list(c[key])
+            containers.append(container)
             running = c.get("running", s["phase"] == "Running")
             st = {"name": c["name"], "image": containers[-1]["image"],
                   "ready": bool(running and s["ready"]), "started": bool(running),

@@ -173,6 +173,20 @@ TEST_CASE("nixl probe: TRT-LLM layout, versions file, nixlbench with ASIO, two U
                               "/usr/local/ucx/lib", "/usr/local/lib/python3.12/dist-packages/nixl_cu13.libs"});
 }
 
+TEST_CASE("nixl probe: nixl-versions.txt as the Dynamo images write it (uv pip show | grep)") {
+  // synthetic: the lines container/templates/trtllm_runtime.Dockerfile tees into the file:
+  // `uv pip show nixl nixl-cu13 | grep -E '^(Name|Version)'` and `loaded_libnixl: ${LD_PRELOAD##*:}`.
+  auto f = parse_nixl_probe(
+      "@@icheck:begin nixl_versions@@\n==> /opt/dynamo/nixl-versions.txt <==\n"
+      "Name: nixl\nVersion: 1.0.1\nName: nixl-cu13\nVersion: 1.0.1\n"
+      "loaded_libnixl: /usr/local/lib/python3.12/dist-packages/tensorrt_llm/libs/nixl/libnixl.so\n"
+      "@@icheck:end nixl_versions rc=0@@\n");
+  CHECK(f.versions.nixl == "1.0.1");
+  CHECK(f.versions.nixl_source == "/opt/dynamo/nixl-versions.txt");
+  CHECK_FALSE(f.versions.ucx);
+  CHECK(f.versions.lines.size() == 5);
+}
+
 TEST_CASE("nixl probe: nixlbench --help without asio flags means an etcd-only build") {
   auto f = parse_nixl_probe(
       "@@icheck:begin nixl_tools@@\nnixlbench /usr/local/bin/nixlbench\n@@icheck:end nixl_tools rc=0@@\n"
