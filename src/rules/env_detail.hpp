@@ -27,5 +27,10 @@ std::optional<report::Finding> judge_net_devices(const recipe::Service&);
 std::optional<report::Finding> judge_nccl_ib(const recipe::Service&);
 report::Finding judge_rdma_resource(const recipe::Service&, const EnvContext&);
 report::Finding judge_memlock(const recipe::Service&, const EnvContext&);
+// The NIXL backend a worker's KV transfer uses (nixl_backend.hpp); warns for UCX on EFA.
+report::Finding judge_backend(const recipe::Service&);
+// A prefill and a decode service that share no backend: fail on the decode side.
+std::optional<report::Finding> judge_backends_meet(const recipe::Service& prefill,
+                                                   const recipe::Service& decode);
 
 }  // namespace icheck::rules::detail

@@ -60,6 +60,21 @@ void judge_worker(const recipe::Service& s, const detail::EnvContext& ctx,
   add(out, detail::judge_net_devices(s));
   out.push_back(detail::judge_rdma_resource(s, ctx));
   out.push_back(detail::judge_memlock(s, ctx));
+  out.push_back(detail::judge_backend(s));
+}
+
+// Every decode service against every prefill service: one KV transfer joins them.
+void judge_pairs(const recipe::Deployment& dgd, std::vector<report::Finding>& out) {
+  for (const auto& d : dgd.services) {
+    if (d.role != "decode") {
+      continue;
+    }
+    for (const auto& p : dgd.services) {
+      if (p.role == "prefill") {
+        add(out, detail::judge_backends_meet(p, d));
+      }
+    }
+  }
 }
 
 }  // namespace
@@ -86,6 +101,9 @@ std::vector<report::Finding> env_findings(const recipe::Deployment& dgd) {
       add(out, detail::judge_nccl_ib(s));
     }
     list_transport_vars(s, judge, out);
+  }
+  if (ctx.disagg) {
+    judge_pairs(dgd, out);
   }
   return out;
 }

@@ -96,12 +96,9 @@ KvBackends kv_backends(const std::map<std::string, std::string>& env,
     if (auto it = env.find(var); it != env.end() && !upper(it->second).empty())
       add(b, {upper(it->second)}, var);
   }
-  for (const auto& arg : command_line) {
-    if (auto names = backends_list(expand(arg, env)); !names.empty()) {
-      add(b, names, "--kv-transfer-config");
-      break;
-    }
-  }
+  std::string line;  // one string: a JSON value split over arguments reads whole again
+  for (const auto& arg : command_line) line += (line.empty() ? "" : " ") + arg;
+  add(b, backends_list(expand(line, env)), "--kv-transfer-config");
   for (const auto& [name, value] : env) {
     if (name.starts_with(kKvbmPrefix) && name.size() > kKvbmPrefix.size() && truthy(value))
       add(b, {name.substr(kKvbmPrefix.size())}, name);

@@ -199,3 +199,47 @@ TEST_CASE("every transport variable is listed per service with its value; secret
   CHECK(find(f, "prefill NIXL_ETCD_PASSWORD")->detail == "***");
   CHECK(find(f, "prefill NCCL_IB_HCA")->detail == "from configMapKeyRef:fabric/hca");
 }
+
+TEST_CASE("nixl backend: LIBFABRIC on EFA as the recipes choose it, said with its source") {
+  const auto inline_arg =
+      rules::env_findings(recipe_dgd("nemotron-3.5-lightning/vllm/disagg-h100-dflash/deploy.yaml"));
+  const auto* p = find(inline_arg, "VllmPrefillWorker nixl backend");
+  REQUIRE(p);
+  CHECK(p->status == Status::ok);
+  CHECK(p->detail == "LIBFABRIC (from --kv-transfer-config)");
+  CHECK_FALSE(p->required);
+  const auto through_var =
+      rules::env_findings(recipe_dgd("qwen3-32b/vllm/cloud-providers/deploy-aws-p5.48xlarge.yaml"));
+  CHECK(find(through_var, "DecodeWorker nixl backend")->detail ==
+        "LIBFABRIC (from --kv-transfer-config, DYN_KVBM_NIXL_BACKEND_LIBFABRIC)");
+  const auto none_set =
+      rules::env_findings(recipe_dgd("qwen3-32b/vllm/cloud-providers/deploy-gke-roce.yaml"));
+  CHECK(find(none_set, "DecodeWorker nixl backend")->detail == "UCX (none set: the default)");
+}
+
+TEST_CASE("nixl backend: UCX on an EFA resource warns; prefill and decode without a common backend fail") {
+  const std::string efa =
+      "apiVersion: nvidia.com/v1beta1\nkind: DynamoGraphDeployment\nmetadata: {name: t}\nspec:\n"
+      "  components:\n"
+      "    - name: prefill\n      type: prefill\n      podTemplate:\n        spec:\n"
+      "          containers:\n            - name: main\n"
+      "              resources: {limits: {nvidia.com/gpu: 8, vpc.amazonaws.com/efa: 32}}\n"
+      "              env: [{name: TRTLLM_NIXL_KVCACHE_BACKEND, value: LIBFABRIC}]\n"
+      "    - name: decode\n      type: decode\n      podTemplate:\n        spec:\n"
+      "          containers:\n            - name: main\n"
+      "              resources: {limits: {nvidia.com/gpu: 8, vpc.amazonaws.com/efa: 32}}\n";
+  const auto f = rules::env_findings(inline_dgd(efa));
+  CHECK(find(f, "prefill nixl backend")->status == Status::ok);
+  const auto* d = find(f, "decode nixl backend");
+  REQUIRE(d);
+  CHECK(d->status == Status::warn);
+  CHECK(d->detail == "UCX (none set: the default) on EFA (vpc.amazonaws.com/efa): UCX on EFA has no "
+                     "GPUDirect on kernels >= 6.8");
+  const auto* meet = find(f, "decode nixl backend meets prefill");
+  REQUIRE(meet);
+  CHECK(meet->status == Status::fail);
+  CHECK(meet->detail == "prefill uses LIBFABRIC, decode uses UCX: NIXL has no backend in common, KV "
+                        "cannot move between them");
+  CHECK(find(rules::env_findings(recipe_dgd("qwen3-32b/vllm/cloud-providers/deploy-aws-p5.48xlarge.yaml")),
+             "DecodeWorker nixl backend meets PrefillWorker") == nullptr);
+}
