@@ -2,16 +2,16 @@
 // this machine under each available shell. Prints numbers; asserts nothing.
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <fstream>
 #include <functional>
 #include <sstream>
 #include <string>
-#include <unistd.h>
 
 #include "probe/node_probe.hpp"
 #include "probe/node_script.hpp"
+#include "probe/nixl_script.hpp"
 #include "probe/parsers.hpp"
+#include "run_shell.hpp"
 
 using namespace icheck::probe;
 using clock_type = std::chrono::steady_clock;
@@ -41,28 +41,23 @@ void throughput(const char* label, const std::string& text, const std::function<
               elapsed.count() * 1e6 / iterations);
 }
 
-void script_runtime(const std::string& shell, const std::string& path) {
-  if (std::system(("command -v " + shell.substr(0, shell.find(' ')) + " >/dev/null 2>&1").c_str()) != 0) return;
+// label: "node" (the node script) or "node+nixl" (what nixl and all run in each pod).
+void script_runtime(const std::string& shell, const char* label, const std::string& script) {
+  if (!icheck::test::shell_installed(shell)) return;
   constexpr int runs = 20;
   double best = 1e9, total = 0;
   std::size_t bytes = 0;
   for (int i = 0; i < runs; ++i) {
     auto start = clock_type::now();
-    std::string out;
-    if (FILE* p = ::popen((shell + " " + path + " 2>&1").c_str(), "r")) {
-      char buf[4096];
-      std::size_t n;
-      while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-      ::pclose(p);
-    }
+    auto out = icheck::test::run_shell(shell, script);  // includes writing the script file
     double ms = std::chrono::duration<double, std::milli>(clock_type::now() - start).count();
     best = std::min(best, ms);
     total += ms;
     bytes = out.size();
     sink += parse_node_probe(out).tools.size();
   }
-  std::printf("script %-14s best %6.1f ms  mean %6.1f ms  (%zu B output, tool-less machine)\n", shell.c_str(), best,
-              total / runs, bytes);
+  std::printf("script %-9s %-11s best %6.1f ms  mean %6.1f ms  (%zu B output, tool-less machine)\n", label,
+              shell.c_str(), best, total / runs, bytes);
 }
 
 }  // namespace
@@ -82,9 +77,11 @@ int main() {
   throughput("nvidia-smi nvlink -s (8 GPUs)", nvlink, [](const std::string& s) { return parse_nvidia_smi_nvlink(s).gpus.size(); });
   throughput("ibv_devinfo -vv", devinfo, [](const std::string& s) { return parse_ibv_devinfo(s).devices.size(); });
 
-  std::string path = "/tmp/icheck_probe_bench_" + std::to_string(::getpid()) + ".sh";
-  std::ofstream(path) << node_probe_script();
-  for (std::string shell : {"dash", "busybox sh", "bash"}) script_runtime(shell, path);
-  std::remove(path.c_str());
+  const std::string node(node_probe_script());
+  const std::string with_nixl = insert_before_done(node, nixl_probe_script());
+  for (std::string shell : {"dash", "busybox sh", "bash"}) {
+    script_runtime(shell, "node", node);
+    script_runtime(shell, "node+nixl", with_nixl);
+  }
   return sink == 0 ? 1 : 0;
 }

@@ -1,14 +1,12 @@
 #include <doctest/doctest.h>
 
-#include <cstdio>
-#include <fstream>
 #include <string>
-#include <unistd.h>
 
 #include "fixture.hpp"
 #include "probe/node_probe.hpp"
 #include "probe/node_script.hpp"
 #include "probe/sections.hpp"
+#include "run_shell.hpp"
 
 using namespace icheck::probe;
 using icheck::probe::test::fixture;
@@ -17,22 +15,6 @@ namespace {
 
 std::string section(const std::string& name, const std::string& body, const std::string& rc) {
   return "@@icheck:begin " + name + "@@\n" + body + "\n@@icheck:end " + name + " rc=" + rc + "@@\n";
-}
-
-// Runs the embedded script with the given shell; empty when the shell is not installed.
-std::string run_script(const std::string& shell) {
-  if (std::system(("command -v " + shell.substr(0, shell.find(' ')) + " >/dev/null 2>&1").c_str()) != 0) return {};
-  std::string path = "/tmp/icheck_probe_test_" + std::to_string(::getpid()) + ".sh";
-  std::ofstream(path) << node_probe_script();
-  std::string out;
-  if (FILE* p = ::popen((shell + " " + path + " 2>&1").c_str(), "r")) {
-    char buf[4096];
-    std::size_t n;
-    while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-    ::pclose(p);
-  }
-  std::remove(path.c_str());
-  return out;
 }
 
 }  // namespace
@@ -127,8 +109,8 @@ TEST_CASE("parse_node_probe: output cut mid-way") {
 TEST_CASE("probe script on this machine (no RDMA, no GPU) under dash, busybox sh and /bin/sh") {
   for (std::string shell : {"/bin/sh", "dash", "busybox sh"}) {
     CAPTURE(shell);
-    auto raw = run_script(shell);
-    if (raw.empty()) continue;  // shell not installed here
+    if (!icheck::test::shell_installed(shell)) continue;
+    auto raw = icheck::test::run_shell(shell, node_probe_script());
     auto f = parse_node_probe(raw);
     CHECK(f.script_complete);
     CHECK_FALSE(f.hostname.empty());

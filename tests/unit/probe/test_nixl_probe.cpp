@@ -3,15 +3,13 @@
 // with the layouts of dynamo-nixl.md §4.5.
 #include <doctest/doctest.h>
 
-#include <array>
-#include <cstdio>
-#include <memory>
 #include <string>
 
 #include "probe/nixl_facts.hpp"
 #include "probe/nixl_script.hpp"
 #include "probe/node_script.hpp"
 #include "probe/sections.hpp"
+#include "run_shell.hpp"
 
 using namespace icheck::probe;
 
@@ -113,20 +111,6 @@ pid 7 trtllm-serve
 @@icheck:end nixl_ucx_maps rc=0@@
 )";
 
-std::string run_sh(const std::string& shell, std::string_view script) {
-  std::string cmd = shell + " -c '" ;
-  for (char c : script) {
-    if (c == '\'') cmd += "'\\''";
-    else cmd += c;
-  }
-  cmd += "' 2>&1";
-  std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(cmd.c_str(), "r"), pclose);
-  std::string out;
-  std::array<char, 4096> buf{};
-  while (pipe && fgets(buf.data(), buf.size(), pipe.get())) out += buf.data();
-  return out;
-}
-
 }  // namespace
 
 TEST_CASE("nixl probe: vLLM wheel layout, symlinked dirs counted once") {
@@ -218,8 +202,8 @@ TEST_CASE("nixl probe: no sections at all is not probed") {
 TEST_CASE("nixl probe fragment runs under dash and busybox ash and gives every section") {
   for (std::string shell : {"dash", "busybox sh"}) {
     CAPTURE(shell);
-    if (run_sh(shell, "echo alive").find("alive") == std::string::npos) continue;  // not installed
-    auto out = split_sections(run_sh(shell, nixl_probe_script()));
+    if (!icheck::test::shell_installed(shell)) continue;
+    auto out = split_sections(icheck::test::run_shell(shell, nixl_probe_script()));
     for (auto name : {"nixl_env", "nixl_dirs", "nixl_python", "nixl_versions", "nixl_tools",
                       "nixl_bench_help", "nixl_efa", "nixl_ucx_maps"}) {
       CAPTURE(name);
@@ -238,8 +222,8 @@ TEST_CASE("nixl probe fragment reads the backend variables from the environment"
       "{\"backends\":[\"LIBFABRIC\"]}}' UCX_TLS=rc_x; ";
   for (std::string shell : {"dash", "busybox sh"}) {
     CAPTURE(shell);
-    if (run_sh(shell, "echo alive").find("alive") == std::string::npos) continue;  // not installed
-    auto f = parse_nixl_probe(run_sh(shell, env + std::string(nixl_probe_script())));
+    if (!icheck::test::shell_installed(shell)) continue;
+    auto f = parse_nixl_probe(icheck::test::run_shell(shell, env + std::string(nixl_probe_script())));
     CHECK(f.backend_env.at("TRTLLM_NIXL_KVCACHE_BACKEND") == "LIBFABRIC");
     CHECK(f.backend_env.at("DYN_KVBM_NIXL_BACKEND_UCX") == "false");
     CHECK(f.backend_env.at("KV_TRANSFER_CONFIG") ==

@@ -6,9 +6,6 @@ using report::Layer;
 using report::Status;
 
 namespace {
-std::vector<report::Finding> judge(const Probe& p, rules::NodeContext ctx = {}) {
-  return rules::judge_node(p.facts(), ctx);
-}
 
 std::string with_state(std::string sysfs, const std::string& dev, const std::string& state) {
   auto at = sysfs.find("==> " + dev + "/ports/1/state <==\n");

@@ -176,4 +176,9 @@ inline bool has(const std::vector<report::Finding>& fs, const std::string& name)
 
 inline bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
+// The node rules on a probe's facts, as check/ calls them.
+inline std::vector<report::Finding> judge(const Probe& p, NodeContext ctx = {}) {
+  return judge_node(p.facts(), ctx);
+}
+
 }  // namespace icheck::rules::test

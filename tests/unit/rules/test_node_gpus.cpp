@@ -6,9 +6,6 @@ using report::Layer;
 using report::Status;
 
 namespace {
-std::vector<report::Finding> judge(const Probe& p, rules::NodeContext ctx = {}) {
-  return rules::judge_node(p.facts(), ctx);
-}
 
 // A tool-less image: only files (sysfs, /dev, /proc) were readable; every tool is absent.
 Probe toolless() {

@@ -5,12 +5,6 @@ using namespace icheck::rules::test;
 using report::Layer;
 using report::Status;
 
-namespace {
-std::vector<report::Finding> judge(const Probe& p, rules::NodeContext ctx = {}) {
-  return rules::judge_node(p.facts(), ctx);
-}
-}  // namespace
-
 TEST_CASE("node: healthy 8xH100 InfiniBand is ok at every required check, in layer order") {
   auto fs = judge(healthy_h100());
   for (const auto& f : fs)

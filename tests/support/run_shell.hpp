@@ -1,0 +1,38 @@
+#pragma once
+// Runs a POSIX script under a given shell ("dash", "busybox sh") on this machine and returns
+// what it printed (stdout and stderr). Used by the probe tests and bench/probe_bench.cpp to run
+// the embedded probe scripts for real; the plugin itself spawns processes only through exec/.
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <string_view>
+
+namespace icheck::test {
+
+// Whether the shell's program is installed (the tests skip a shell that is not).
+inline bool shell_installed(const std::string& shell) {
+  return std::system(("command -v " + shell.substr(0, shell.find(' ')) + " >/dev/null 2>&1").c_str()) == 0;
+}
+
+// The script goes through a file, as `sh -c` in a pod would read it whole.
+inline std::string run_shell(const std::string& shell, std::string_view script) {
+  static int counter = 0;
+  const std::string path = "/tmp/icheck_script_" + std::to_string(::getpid()) + "_" +
+                           std::to_string(++counter) + ".sh";
+  std::ofstream(path) << script;
+  std::string out;
+  if (FILE* p = ::popen((shell + " " + path + " 2>&1").c_str(), "r")) {
+    char buf[4096];
+    std::size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+    ::pclose(p);
+  }
+  std::remove(path.c_str());
+  return out;
+}
+
+}  // namespace icheck::test
