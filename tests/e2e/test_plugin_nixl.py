@@ -165,6 +165,17 @@ class TestNixlTransfer(NixlMixin, unittest.TestCase):
         self.assertIn("0.1 GB/s", details(doc)[("nixl-bench-slow-0-prefill", "transfer")])
         self.assertEqual(procs, [])
 
+    def test_transfer_ucx_perftest_below_half_line_rate(self):
+        # The client's real 10.5 GB/s against 400 Gb/s ports: a warning, not a pass.
+        doc, _, procs = self.check("nixl-perftest-run", {"prefill": dict(VLLM_OK, transfer=WARN), "decode": VLLM_OK},
+                                   "unconfirmed", extra=["--transfer"], layer="nixl")
+        self.assertEqual(details(doc)[("nixl-perftest-run-0-prefill", "transfer")],
+                         "ucx_perftest nixl-perftest-run-0-prefill <-> nixl-perftest-run-0-decode: 10.5 GB/s "
+                         "(21 % of 50.0 GB/s line rate): below half of line rate")
+        self.assertEqual(doc["verdict"]["next"],
+                         ["check UCX_NET_DEVICES names the GPU-affine NICs and that GPUDirect is active"])
+        self.assertEqual(procs, [])
+
     def test_transfer_hang_is_bounded(self):
         # --transfer-timeout 5 s, 2 s head start for the initiator, probe time; the local kill comes
         # 10 s after the timeout, so finishing well before it shows the in-pod `timeout` ended both sides.
