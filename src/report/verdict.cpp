@@ -45,17 +45,43 @@ std::string kind_plural(const Report& report, std::size_t n) {
   return noun + (n == 1 ? "" : "s");
 }
 
-// "on 1 of 4 pods: a, b, c and 2 more"
-std::string where(const Report& report, Layer layer, Status s) {
-  std::vector<std::string> names;
-  for (const auto& t : report.targets) {
-    if (has_at(t, layer, s)) {
-      names.push_back(t.name);
+// The role every one of these pods has ("" when they differ or are not pods): then the count
+// is among that role's pods, which tells "every decode pod" from "one pod in eight".
+std::string shared_role(const std::vector<const Target*>& hit) {
+  const std::string& role = hit.front()->role;
+  for (const auto* t : hit) {
+    if (t->kind != TargetKind::pod || t->role != role) {
+      return {};
     }
   }
-  std::string text = "on " + std::to_string(names.size()) + " of " +
-                     std::to_string(report.targets.size()) + " " +
-                     kind_plural(report, report.targets.size()) + ": ";
+  return role;
+}
+
+// "on 1 of 4 pods: a, b, c and 2 more", "on 3 of 8 decode pods: a, b, c"
+std::string where(const Report& report, Layer layer, Status s) {
+  std::vector<const Target*> hit;
+  for (const auto& t : report.targets) {
+    if (has_at(t, layer, s)) {
+      hit.push_back(&t);
+    }
+  }
+  std::string text;
+  if (const auto role = hit.empty() ? std::string() : shared_role(hit); !role.empty()) {
+    const auto n = static_cast<std::size_t>(
+        std::count_if(report.targets.begin(), report.targets.end(),
+                      [&](const Target& t) { return t.kind == TargetKind::pod && t.role == role; }));
+    text = n == 1           ? "on the only " + role + " pod: "
+           : hit.size() == n ? "on all " + std::to_string(n) + " " + role + " pods: "
+                             : "on " + std::to_string(hit.size()) + " of " + std::to_string(n) + " " +
+                                   role + " pods: ";
+  } else {
+    text = "on " + std::to_string(hit.size()) + " of " + std::to_string(report.targets.size()) + " " +
+           kind_plural(report, report.targets.size()) + ": ";
+  }
+  std::vector<std::string> names;
+  for (const auto* t : hit) {
+    names.push_back(t->name);
+  }
   const std::size_t shown = std::min<std::size_t>(names.size(), 3);
   for (std::size_t i = 0; i < shown; ++i) {
     text += (i ? ", " : "") + names[i];

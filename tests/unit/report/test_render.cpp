@@ -59,7 +59,7 @@ TEST_CASE("table output, exact") {
                 "  LAYER        CHECK    STATUS  DETAIL\n"
                 "  rdma-access  devices  fail    /dev/infiniband not mounted\n"
                 "\n"
-                "VERDICT  blocked  blocked at rdma-access on 1 of 2 pods: llama-decode-0 "
+                "VERDICT  blocked  blocked at rdma-access on the only decode pod: llama-decode-0 "
                 "(devices: /dev/infiniband not mounted)\n"
                 "  next   request rdma/ib\n"
                 "  limit  no transfer was exercised\n");

@@ -38,15 +38,33 @@ TEST_CASE("a fail names the first blocking layer and the pods, exit 2") {
   CHECK(v.status == VerdictStatus::blocked);
   REQUIRE(v.layer);
   CHECK(*v.layer == Layer::rdma_access);
-  CHECK(v.summary == "blocked at rdma-access on 1 of 2 pods: d-0 (memlock: 64 KiB)");
+  CHECK(v.summary == "blocked at rdma-access on the only decode pod: d-0 (memlock: 64 KiB)");
   CHECK(v.next == std::vector<std::string>{"add IPC_LOCK"});
   CHECK(exit_code(v.status) == 2);
+}
+
+TEST_CASE("pods of one role are counted among that role's pods") {
+  Report r;
+  r.mode = "node";
+  for (int i = 0; i < 8; ++i) {
+    const auto n = std::to_string(i);
+    r.targets.push_back(pod("p-" + n, "prefill", "n" + n, {finding("devices", Layer::rdma_access, Status::ok, "uverbs0-7")}));
+    r.targets.push_back(pod("d-" + n, "decode", "m" + n,
+                            {finding("devices", Layer::rdma_access, i < 3 ? Status::fail : Status::ok,
+                                     "/dev/infiniband not mounted")}));
+  }
+  CHECK(decide(r).summary ==
+        "blocked at rdma-access on 3 of 8 decode pods: d-0, d-1, d-2 (devices: /dev/infiniband not mounted)");
+  for (int i = 3; i < 8; ++i) r.targets[2 * i + 1].findings[0].status = Status::fail;
+  CHECK(decide(r).summary.starts_with("blocked at rdma-access on all 8 decode pods: d-0, d-1, d-2 and 5 more ("));
+  r.targets[0].findings[0].status = Status::fail;  // roles differ: counted among all pods
+  CHECK(decide(r).summary.starts_with("blocked at rdma-access on 9 of 16 pods: p-0, d-0, d-1 and 6 more ("));
 }
 
 TEST_CASE("warn or skipped on a required check is unconfirmed, exit 1") {
   const auto v = decide(two_pods(Status::skipped));
   CHECK(v.status == VerdictStatus::unconfirmed);
-  CHECK(v.summary == "unconfirmed at rdma-access on 1 of 2 pods: d-0 (memlock: 64 KiB)");
+  CHECK(v.summary == "unconfirmed at rdma-access on the only decode pod: d-0 (memlock: 64 KiB)");
   CHECK(exit_code(v.status) == 1);
 }
 
