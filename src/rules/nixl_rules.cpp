@@ -92,10 +92,14 @@ Finding efa(const NixlFacts& f, const KvBackends& backends) {
                                          : " (the image lacks libplugin_LIBFABRIC.so)"));
 }
 
-Finding ucx_copies(const NixlFacts& f) {
+Finding ucx_copies(const NixlFacts& f, const KvBackends& backends) {
   if (!f.ucx_in_process)
     return nixl_finding("ucx copies", Status::skipped,
-                        "no process in the container maps UCX (worker not started yet?)", {}, false);
+                        backends.uses("UCX")
+                            ? "no process in the container maps UCX (worker not started yet?)"
+                            : "no process in the container maps UCX (the " + backends.joined() +
+                                  " backend does not load it)",
+                        {}, false);
   auto dirs = f.ucx_copies();
   std::string who = f.ucx_in_process->comm + " (pid " + f.ucx_in_process->pid + ")";
   if (dirs.size() > 1)
@@ -137,7 +141,7 @@ std::vector<Finding> judge_nixl(const NixlFacts& f, const NixlContext& ctx) {
   if (f.python_import.attempted) out.push_back(python_import(f));
   out.push_back(versions(f));
   if (!f.efa_devices.empty()) out.push_back(efa(f, ctx.backends));
-  out.push_back(ucx_copies(f));
+  out.push_back(ucx_copies(f, ctx.backends));
   if (auto tools = tool_list(f); !tools.empty())
     out.push_back(nixl_finding("tools", Status::ok, tools, {}, false));
   if (!f.tools.any_transfer_tool())

@@ -111,6 +111,8 @@ class TestNixlLayouts(NixlMixin, unittest.TestCase):
         self.assertEqual(details(doc)[("nixl-libfabric-0-decode", "LIBFABRIC plugin")],
                          "libplugin_LIBFABRIC.so in /opt/dynamo/nixl/plugins (backend set by --kv-transfer-config, "
                          "DYN_KVBM_NIXL_BACKEND_LIBFABRIC)")
+        self.assertEqual(details(doc)[("nixl-libfabric-0-decode", "ucx copies")],
+                         "no process in the container maps UCX (the LIBFABRIC backend does not load it)")
         facts = doc["targets"][0]["facts"]["nixl"]
         self.assertEqual((facts["backends"], facts["backendSource"]),
                          (["LIBFABRIC"], "--kv-transfer-config, DYN_KVBM_NIXL_BACKEND_LIBFABRIC"))
