@@ -120,6 +120,11 @@ void judge_nixl_pods(PodRun& run, const Options& options, report::Report& report
       }
       facts["backends"] = std::move(names);
       facts["backendSource"] = context.backends.source;
+      boost::json::array kvbm;
+      for (const auto& n : context.backends.kvbm) {
+        kvbm.emplace_back(n);
+      }
+      facts["kvbmBackends"] = std::move(kvbm);
       p.target.facts["nixl"] = std::move(facts);
     }
   }

@@ -17,13 +17,20 @@ KvBackends service_backends(const recipe::Service& s) {
 
 report::Finding judge_backend(const recipe::Service& s) {
   const auto b = service_backends(s);
-  const std::string what = b.joined() + (b.is_default() ? " (none set: the default)" : " (from " + b.source + ")");
+  std::string what = b.joined() + (b.is_default() ? " (not set in the recipe: the framework's default)"
+                                                   : " (from " + b.source + ")");
+  if (!b.kvbm.empty()) {
+    std::string kvbm;
+    for (const auto& n : b.kvbm) kvbm += (kvbm.empty() ? "" : ", ") + n;
+    what += "; KVBM: " + kvbm;
+  }
   if (s.rdma_resources.contains("vpc.amazonaws.com/efa") && b.uses("UCX")) {
     return env_finding(s, "nixl backend", Status::warn,
                        what + " on EFA (vpc.amazonaws.com/efa): UCX on EFA has no GPUDirect on kernels >= 6.8",
-                       "choose LIBFABRIC: --kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":"
-                       "\"kv_both\",\"kv_connector_extra_config\":{\"backends\":[\"LIBFABRIC\"]}}' (vLLM), "
-                       "TRTLLM_NIXL_KVCACHE_BACKEND=LIBFABRIC (TRT-LLM)");
+                       "choose LIBFABRIC for the KV transfer: TRTLLM_NIXL_KVCACHE_BACKEND=LIBFABRIC (TRT-LLM), "
+                       "SGLANG_DISAGGREGATION_NIXL_BACKEND=LIBFABRIC (SGLang), --kv-transfer-config "
+                       "'{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\",\"kv_connector_extra_config\":"
+                       "{\"backends\":[\"LIBFABRIC\"]}}' (vLLM)");
   }
   auto f = env_finding(s, "nixl backend", Status::ok, what);
   f.required = false;

@@ -66,14 +66,17 @@ std::vector<std::string> backends_list(std::string text) {
   return names;
 }
 
+void add_unique(std::vector<std::string>& list, const std::string& name) {
+  if (std::find(list.begin(), list.end(), name) == list.end()) list.push_back(name);
+}
+
 void add(KvBackends& b, const std::vector<std::string>& names, const std::string& source) {
   if (names.empty()) return;
   if (b.is_default()) {
     b.names.clear();
     b.source.clear();
   }
-  for (const auto& n : names)
-    if (!b.uses(n)) b.names.push_back(n);
+  for (const auto& n : names) add_unique(b.names, n);
   b.source += (b.source.empty() ? "" : ", ") + source;
 }
 
@@ -81,6 +84,12 @@ void add(KvBackends& b, const std::vector<std::string>& names, const std::string
 
 bool KvBackends::uses(const std::string& name) const {
   return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+std::vector<std::string> KvBackends::plugins_needed() const {
+  auto all = names;
+  for (const auto& n : kvbm) add_unique(all, n);
+  return all;
 }
 
 std::string KvBackends::joined() const {
@@ -92,7 +101,7 @@ std::string KvBackends::joined() const {
 KvBackends kv_backends(const std::map<std::string, std::string>& env,
                        const std::vector<std::string>& command_line) {
   KvBackends b;
-  for (const char* var : {"TRTLLM_NIXL_KVCACHE_BACKEND", "SGLANG_DISAGGREGATION_NIXL_BACKEND"}) {
+  for (const char* var : {"SGLANG_DISAGGREGATION_NIXL_BACKEND", "TRTLLM_NIXL_KVCACHE_BACKEND"}) {
     if (auto it = env.find(var); it != env.end() && !upper(it->second).empty())
       add(b, {upper(it->second)}, var);
   }
@@ -101,7 +110,7 @@ KvBackends kv_backends(const std::map<std::string, std::string>& env,
   add(b, backends_list(expand(line, env)), "--kv-transfer-config");
   for (const auto& [name, value] : env) {
     if (name.starts_with(kKvbmPrefix) && name.size() > kKvbmPrefix.size() && truthy(value))
-      add(b, {name.substr(kKvbmPrefix.size())}, name);
+      add_unique(b.kvbm, name.substr(kKvbmPrefix.size()));
   }
   return b;
 }

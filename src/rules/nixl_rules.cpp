@@ -50,7 +50,9 @@ Finding install(const NixlFacts& f) {
 
 Finding backend_plugin(const NixlFacts& f, const std::string& backend, const KvBackends& chosen) {
   std::string name = backend + " plugin";
-  const std::string why = chosen.is_default() ? "" : " (backend set by " + chosen.source + ")";
+  const std::string why = !chosen.uses(backend)  ? " (KVBM backend, DYN_KVBM_NIXL_BACKEND_" + backend + ")"
+                          : chosen.is_default() ? ""
+                                                : " (backend set by " + chosen.source + ")";
   const auto* dir = f.active_plugin_dir();
   if (!dir) return nixl_finding(name, Status::skipped, "no NIXL plugin directory to look in");
   if (dir->has(backend))
@@ -137,7 +139,8 @@ std::vector<Finding> judge_nixl(const NixlFacts& f, const NixlContext& ctx) {
                          "the NIXL probe did not run (script cut short)")};
   std::vector<Finding> out{install(f)};
   if (f.nixl_found())
-    for (const auto& backend : ctx.backends.names) out.push_back(backend_plugin(f, backend, ctx.backends));
+    for (const auto& backend : ctx.backends.plugins_needed())
+      out.push_back(backend_plugin(f, backend, ctx.backends));
   if (f.python_import.attempted) out.push_back(python_import(f));
   out.push_back(versions(f));
   if (!f.efa_devices.empty()) out.push_back(efa(f, ctx.backends));

@@ -109,13 +109,12 @@ class TestNixlLayouts(NixlMixin, unittest.TestCase):
         pods["LIBFABRIC plugin"] = OK
         doc, _, _ = self.check("nixl-libfabric", {"prefill": pods, "decode": pods}, "surface-ok")
         self.assertEqual(details(doc)[("nixl-libfabric-0-decode", "LIBFABRIC plugin")],
-                         "libplugin_LIBFABRIC.so in /opt/dynamo/nixl/plugins (backend set by --kv-transfer-config, "
-                         "DYN_KVBM_NIXL_BACKEND_LIBFABRIC)")
+                         "libplugin_LIBFABRIC.so in /opt/dynamo/nixl/plugins (backend set by --kv-transfer-config)")
         self.assertEqual(details(doc)[("nixl-libfabric-0-decode", "ucx copies")],
                          "no process in the container maps UCX (the LIBFABRIC backend does not load it)")
         facts = doc["targets"][0]["facts"]["nixl"]
-        self.assertEqual((facts["backends"], facts["backendSource"]),
-                         (["LIBFABRIC"], "--kv-transfer-config, DYN_KVBM_NIXL_BACKEND_LIBFABRIC"))
+        self.assertEqual((facts["backends"], facts["backendSource"], facts["kvbmBackends"]),
+                         (["LIBFABRIC"], "--kv-transfer-config", ["LIBFABRIC"]))
 
     def test_ucx_plugin_missing(self):
         pods = dict(NO_TOOL, **{"UCX plugin": FAIL})

@@ -211,10 +211,25 @@ TEST_CASE("nixl backend: LIBFABRIC on EFA as the recipes choose it, said with it
   const auto through_var =
       rules::env_findings(recipe_dgd("qwen3-32b/vllm/cloud-providers/deploy-aws-p5.48xlarge.yaml"));
   CHECK(find(through_var, "DecodeWorker nixl backend")->detail ==
-        "LIBFABRIC (from --kv-transfer-config, DYN_KVBM_NIXL_BACKEND_LIBFABRIC)");
+        "LIBFABRIC (from --kv-transfer-config); KVBM: LIBFABRIC");
   const auto none_set =
       rules::env_findings(recipe_dgd("qwen3-32b/vllm/cloud-providers/deploy-gke-roce.yaml"));
-  CHECK(find(none_set, "DecodeWorker nixl backend")->detail == "UCX (none set: the default)");
+  CHECK(find(none_set, "DecodeWorker nixl backend")->detail ==
+        "UCX (not set in the recipe: the framework's default)");
+}
+
+TEST_CASE("nixl backend: a TRT-LLM recipe on EFA that sets only KVBM's backend warns") {
+  const auto f = rules::env_findings(
+      recipe_dgd("qwen3-235b-a22b-fp8/trtllm/disagg/blackwell/deploy-aws-p6-b200.48xlarge.yaml"));
+  for (const char* name : {"PrefillWorker nixl backend", "DecodeWorker nixl backend"}) {
+    CAPTURE(name);
+    const auto* b = find(f, name);
+    REQUIRE(b);
+    CHECK(b->status == Status::warn);
+    CHECK(b->detail == "UCX (not set in the recipe: the framework's default); KVBM: LIBFABRIC on EFA "
+                       "(vpc.amazonaws.com/efa): UCX on EFA has no GPUDirect on kernels >= 6.8");
+    CHECK(b->next.starts_with("choose LIBFABRIC for the KV transfer: TRTLLM_NIXL_KVCACHE_BACKEND=LIBFABRIC"));
+  }
 }
 
 TEST_CASE("nixl backend: UCX on an EFA resource warns; prefill and decode without a common backend fail") {
@@ -233,8 +248,8 @@ TEST_CASE("nixl backend: UCX on an EFA resource warns; prefill and decode withou
   const auto* d = find(f, "decode nixl backend");
   REQUIRE(d);
   CHECK(d->status == Status::warn);
-  CHECK(d->detail == "UCX (none set: the default) on EFA (vpc.amazonaws.com/efa): UCX on EFA has no "
-                     "GPUDirect on kernels >= 6.8");
+  CHECK(d->detail == "UCX (not set in the recipe: the framework's default) on EFA (vpc.amazonaws.com/efa): "
+                     "UCX on EFA has no GPUDirect on kernels >= 6.8");
   const auto* meet = find(f, "decode nixl backend meets prefill");
   REQUIRE(meet);
   CHECK(meet->status == Status::fail);

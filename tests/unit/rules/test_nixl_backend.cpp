@@ -25,15 +25,28 @@ TEST_CASE("nixl backend: none set is UCX by default") {
   CHECK(b.joined() == "UCX");
 }
 
-TEST_CASE("nixl backend: vLLM --kv-transfer-config through a shell variable, KVBM flags") {
+TEST_CASE("nixl backend: vLLM --kv-transfer-config through a shell variable; KVBM flags kept apart") {
   auto b = kv_backends({{"KV_TRANSFER_CONFIG", kAwsConfig},
                         {"DYN_KVBM_NIXL_BACKEND_LIBFABRIC", "true"},
                         {"DYN_KVBM_NIXL_BACKEND_UCX", "false"}},
                        kAwsCommand);
   CHECK(b.names == std::vector<std::string>{"LIBFABRIC"});
-  CHECK(b.source == "--kv-transfer-config, DYN_KVBM_NIXL_BACKEND_LIBFABRIC");
+  CHECK(b.source == "--kv-transfer-config");
+  CHECK(b.kvbm == std::vector<std::string>{"LIBFABRIC"});  // DYN_KVBM_NIXL_BACKEND_UCX=false: not KVBM's
   CHECK(b.uses("LIBFABRIC"));
   CHECK_FALSE(b.uses("UCX"));
+  CHECK(b.plugins_needed() == std::vector<std::string>{"LIBFABRIC"});
+}
+
+TEST_CASE("nixl backend: KVBM's flags do not choose the KV transfer's backend") {
+  // tests/recipes/qwen3-235b-a22b-fp8/trtllm/disagg/blackwell/deploy-aws-p6-b200.48xlarge.yaml:
+  // only the KVBM flags are set, so TRT-LLM's transfer keeps its default, UCX.
+  auto b = kv_backends({{"DYN_KVBM_NIXL_BACKEND_LIBFABRIC", "true"}, {"DYN_KVBM_NIXL_BACKEND_UCX", "false"}},
+                       {"/bin/sh", "-c", "python3 -m dynamo.trtllm --disaggregation-mode decode\n"});
+  CHECK(b.is_default());
+  CHECK(b.names == std::vector<std::string>{"UCX"});
+  CHECK(b.kvbm == std::vector<std::string>{"LIBFABRIC"});
+  CHECK(b.plugins_needed() == std::vector<std::string>{"UCX", "LIBFABRIC"});
 }
 
 TEST_CASE("nixl backend: the variable unused by the command line is not read as the config") {

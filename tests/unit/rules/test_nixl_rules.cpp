@@ -80,6 +80,13 @@ TEST_CASE("nixl rules: one plugin finding per backend the pod uses") {
   CHECK(find(out, "UCX plugin")->status == Status::ok);
   CHECK(find(out, "UCX plugin")->detail.ends_with("(backend set by --kv-transfer-config)"));
   CHECK(find(out, "LIBFABRIC plugin")->status == Status::fail);
+  rules::NixlContext kvbm;
+  kvbm.backends = rules::kv_backends({{"DYN_KVBM_NIXL_BACKEND_GDS", "true"}}, {});
+  auto kvbm_out = rules::judge_nixl(f, kvbm);
+  CHECK(find(kvbm_out, "UCX plugin")->status == Status::ok);
+  CHECK(find(kvbm_out, "GDS plugin")->detail == "libplugin_GDS.so missing in " + f.plugin_dirs[0].path +
+                                                  ": NIXL cannot create the GDS backend (KVBM backend, "
+                                                  "DYN_KVBM_NIXL_BACKEND_GDS)");
 }
 
 TEST_CASE("nixl rules: EFA devices with UCX warn; with LIBFABRIC they do not") {
@@ -92,7 +99,7 @@ TEST_CASE("nixl rules: EFA devices with UCX warn; with LIBFABRIC they do not") {
   CHECK(ucx->next == "use the LIBFABRIC backend (the image lacks libplugin_LIBFABRIC.so)");
   f.plugin_dirs[0].plugins.push_back("LIBFABRIC");
   rules::NixlContext lf;
-  lf.backends = rules::kv_backends({{"DYN_KVBM_NIXL_BACKEND_LIBFABRIC", "true"}}, {});
+  lf.backends = rules::kv_backends({{"TRTLLM_NIXL_KVCACHE_BACKEND", "LIBFABRIC"}}, {});
   auto lf_out = rules::judge_nixl(f, lf);
   CHECK(find(lf_out, "efa")->status == Status::ok);
   CHECK(find(lf_out, "efa")->detail == "EFA devices (rdmap16s27) with the LIBFABRIC backend");
