@@ -2,8 +2,9 @@
 
 namespace icheck::probe {
 
-// Why the shape: the fragment must run after the node script or on its own, so it reuses the
-// node script's timeout flavour ($TMO) when present and detects it otherwise. PATH is searched
+// Why the shape: the fragment must run after the node script or on its own, so it bounds its
+// tools with the node script's `bounded` (GNU timeout or the process-tree killer) when that ran
+// first, and detects a `timeout` of its own otherwise. PATH is searched
 // with a builtin loop and files are read with `read`, so a tool-less image costs only a few
 // forks; only python3, nixlbench --help and grep over /proc/PID/maps are spawned, each bounded.
 // Nothing is written: no temp files, no pip, no ldconfig.
@@ -12,8 +13,9 @@ std::string_view nixl_probe_script() {
 nx_begin() { printf '\n@@icheck:begin %s@@\n' "$1"; }
 nx_end() { printf '\n@@icheck:end %s rc=%s@@\n' "$1" "$2"; }
 
-nx_tmo=${TMO:-}
-if [ -z "$nx_tmo" ]; then
+if [ -n "${TMO:-}" ]; then
+  nx_tmo=node   # the node script's bounded() is defined
+else
   nx_tmo=none
   if command -v timeout >/dev/null 2>&1; then
     if timeout 1 true >/dev/null 2>&1; then nx_tmo=plain
@@ -27,6 +29,13 @@ nx_bounded() {
   nx_s=$1
   shift
   case $nx_tmo in
+    node)
+      nx_t=$T
+      T=$nx_s
+      bounded "$@"
+      nx_rc=$?
+      T=$nx_t
+      return $nx_rc ;;
     plain) timeout "$nx_s" "$@" ;;
     dash_t) timeout -t "$nx_s" "$@" ;;
     *)

@@ -20,7 +20,7 @@ struct Section {
 
 struct ProbeOutput {
   std::vector<Section> sections;
-  std::string meta;        // "version=1 timeout=plain"
+  std::string meta;        // "version=1 timeout=gnu" (or timeout=tree)
   bool done = false;       // the final marker was seen
 
   const Section* find(std::string_view name) const;

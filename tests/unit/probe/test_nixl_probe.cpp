@@ -3,6 +3,8 @@
 // with the layouts of dynamo-nixl.md §4.5.
 #include <doctest/doctest.h>
 
+#include <chrono>
+
 #include <string>
 
 #include "probe/nixl_facts.hpp"
@@ -199,18 +201,44 @@ TEST_CASE("nixl probe: no sections at all is not probed") {
   CHECK_FALSE(parse_nixl_probe("error: unable to upgrade connection").probed);
 }
 
-TEST_CASE("nixl probe fragment runs under dash and busybox ash and gives every section") {
+TEST_CASE("nixl probe fragment, alone and after the node script, gives every section under dash and busybox ash") {
+  const std::string alone(nixl_probe_script());
+  const std::string combined = insert_before_done(node_probe_script(), nixl_probe_script());  // as pods run it
+  int ran = 0;
+  for (std::string shell : {"dash", "busybox sh"}) {
+    if (!icheck::test::shell_installed(shell)) continue;
+    ++ran;
+    for (const auto* script : {&alone, &combined}) {
+      CAPTURE(shell);
+      CAPTURE(script == &alone);
+      auto out = split_sections(icheck::test::run_shell(shell, *script));
+      for (auto name : {"nixl_env", "nixl_dirs", "nixl_python", "nixl_versions", "nixl_tools",
+                        "nixl_bench_help", "nixl_efa", "nixl_ucx_maps"}) {
+        CAPTURE(name);
+        const auto* s = out.find(name);
+        REQUIRE(s != nullptr);
+        CHECK(s->complete);
+      }
+    }
+  }
+  CHECK(ran > 0);  // dash is Debian's /bin/sh; busybox comes with tools/deps.sh
+}
+
+TEST_CASE("after the node script, the fragment's tools are bounded with the node script's killer") {
+  // A tool whose child keeps the output pipe: killing only the tool's pid would leave the probe
+  // waiting the full 20 s; the node script's bounded() ends the whole tree at 1 s.
+  const std::string script = insert_before_done(
+      node_probe_script(),
+      std::string(nixl_probe_script()) + "\nnx_bounded 1 sh -c 'sleep 20; :'\necho bounded_rc=$?\n");
   for (std::string shell : {"dash", "busybox sh"}) {
     CAPTURE(shell);
     if (!icheck::test::shell_installed(shell)) continue;
-    auto out = split_sections(icheck::test::run_shell(shell, nixl_probe_script()));
-    for (auto name : {"nixl_env", "nixl_dirs", "nixl_python", "nixl_versions", "nixl_tools",
-                      "nixl_bench_help", "nixl_efa", "nixl_ucx_maps"}) {
-      CAPTURE(name);
-      const auto* s = out.find(name);
-      REQUIRE(s != nullptr);
-      CHECK(s->complete);
-    }
+    const auto start = std::chrono::steady_clock::now();
+    const auto out = icheck::test::run_shell(shell, script);
+    const auto secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    CHECK(secs < 10);
+    CHECK(out.find("bounded_rc=0") == std::string::npos);
+    CHECK(out.find("bounded_rc=") != std::string::npos);
   }
 }
 
