@@ -4,6 +4,7 @@
 #include "recipe/load.hpp"
 #include "recipe/shape.hpp"
 #include "rules/env_rules.hpp"
+#include "util/join.hpp"
 
 namespace icheck::check {
 
@@ -21,11 +22,7 @@ report::Target env_target(const recipe::ManifestFile& file, const recipe::Deploy
 namespace {
 
 std::string kinds_list(const recipe::ManifestFile& file) {
-  std::string out;
-  for (const auto& kind : file.other_kinds) {
-    out += (out.empty() ? "" : ", ") + kind;
-  }
-  return out.empty() ? "no documents" : out;
+  return file.other_kinds.empty() ? "no documents" : join(file.other_kinds);
 }
 
 void add_file(const recipe::ManifestFile& file, report::Report& report) {

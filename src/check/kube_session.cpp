@@ -2,6 +2,7 @@
 
 #include "exec/child.hpp"
 #include "kube/kubectl_argv.hpp"
+#include "util/join.hpp"
 
 namespace icheck::check {
 namespace {
@@ -20,11 +21,7 @@ std::string selector_for(const TargetOptions& t, const std::vector<std::string>&
   if (parts.empty()) {
     parts.push_back(kube::default_selector());
   }
-  std::string joined;
-  for (const auto& p : parts) {
-    joined += (joined.empty() ? "" : ",") + p;
-  }
-  return joined;
+  return join(parts, ",");
 }
 
 std::string describe(const TargetOptions& t, const std::vector<std::string>& deployments) {
@@ -35,11 +32,7 @@ std::string describe(const TargetOptions& t, const std::vector<std::string>& dep
     return "deployment " + t.deployment;
   }
   if (!deployments.empty()) {
-    std::string names;
-    for (const auto& d : deployments) {
-      names += (names.empty() ? "" : ", ") + d;
-    }
-    return "deployment" + std::string(deployments.size() > 1 ? "s " : " ") + names;
+    return "deployment" + std::string(deployments.size() > 1 ? "s " : " ") + join(deployments);
   }
   if (!t.selector.empty()) {
     return "selector " + t.selector;

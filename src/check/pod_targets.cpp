@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include "util/join.hpp"
 
 namespace icheck::check {
 namespace {
@@ -32,12 +33,12 @@ std::string pods_phrase(const std::vector<kube::PodInfo>& pods) {
     }
   }
   std::string text = std::to_string(pods.size()) + (pods.size() == 1 ? " pod" : " pods");
-  std::string parts;
+  std::vector<std::string> parts;
   for (const auto& [role, n] : roles) {
-    parts += (parts.empty() ? "" : ", ") + std::to_string(n) + " " + role;
+    parts.push_back(std::to_string(n) + " " + role);
   }
   if (!parts.empty()) {
-    text += " (" + parts + ")";
+    text += " (" + join(parts) + ")";
   }
   return text + " on " + std::to_string(nodes.size()) + (nodes.size() == 1 ? " node" : " nodes");
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <sstream>
+#include "util/join.hpp"
 
 namespace icheck::kube {
 namespace {
@@ -116,10 +117,7 @@ std::string deployment_selector(const std::string& dgd) {
 std::string deployments_selector(const std::vector<std::string>& dgds) {
   if (dgds.size() == 1)
     return deployment_selector(dgds.front());
-  std::string list;
-  for (const auto& dgd : dgds)
-    list += (list.empty() ? "" : ",") + dgd;
-  return std::string(kDeploymentLabel) + " in (" + list + ")";
+  return std::string(kDeploymentLabel) + " in (" + join(dgds, ",") + ")";
 }
 
 } // namespace icheck::kube

@@ -13,10 +13,9 @@ namespace icheck::probe {
 
 // ---------------------------------------------------------------------------- tool runs
 
-// One tool (or file read) the script attempted. A section that is absent from the output
-// (script cut short) leaves `attempted` false.
+// One tool (or file read) the script attempted, as its section says; a section absent from the
+// output (script cut short) has no Tool at all (NodeFacts::tool returns nullptr).
 struct Tool {
-  bool attempted = false;   // its section is in the output
   bool found = false;       // the command exists in the image (or the file exists)
   bool timed_out = false;   // killed by the script's deadline
   std::optional<int> exit_code;

@@ -2,6 +2,7 @@
 #include <cctype>
 
 #include "probe/nixl_facts.hpp"
+#include "probe/node_probe.hpp"
 #include "probe/sections.hpp"
 #include "probe/text.hpp"
 
@@ -84,7 +85,7 @@ void read_python(const Section& s, NixlFacts& f) {
   }
   p.ok = s.rc == 0 && !p.path.empty();
   if (p.ok) return;
-  if (s.rc == 124 || s.rc == 137 || s.rc == 143) p.error = "timed out";
+  if (s.rc && timed_out_status(*s.rc)) p.error = "timed out";
   else p.error = last.empty() ? "no output" : std::string(last);
 }
 

@@ -7,7 +7,7 @@
 namespace icheck::probe {
 namespace {
 
-bool ran_ok(const Tool* t) { return t != nullptr && t->found && t->exit_code == 0 && !t->timed_out; }
+bool ran_ok(const Tool* t) { return t != nullptr && t->succeeded(); }
 bool has_output(const Tool* t) { return t != nullptr && t->found && !text::trim(t->output).empty(); }
 
 std::string first_line(std::string_view s) {
@@ -67,7 +67,7 @@ void read_gpudirect(NodeFacts& f) {
   if (const Tool* t = f.tool("lsmod"); f.modules.empty() && has_output(t)) f.modules = parse_lsmod(t->output);
   for (const auto& m : f.modules) note_module(f, m.name);
   if (const Tool* t = f.tool("nvidia_driver"); t && t->found) f.nvidia_driver = parse_nvidia_driver_version(t->output);
-  if (const Tool* t = f.tool("dev_gdrdrv")) f.gdrcopy.dev_gdrdrv = t->found && t->attempted && !t->truncated;
+  if (const Tool* t = f.tool("dev_gdrdrv")) f.gdrcopy.dev_gdrdrv = t->found && !t->truncated;
   if (const Tool* t = f.tool("proc_devices"); t && t->found)
     f.gdrcopy.proc_devices_major = parse_proc_devices_major(t->output, "gdrdrv");
 }
@@ -118,7 +118,6 @@ bool timed_out_status(int rc) { return rc == 124 || rc == 137 || rc == 143; }
 
 Tool tool_from_section(const Section& section) {
   Tool t;
-  t.attempted = true;
   t.found = !section.absent;
   t.exit_code = section.rc;
   t.timed_out = section.rc && timed_out_status(*section.rc);

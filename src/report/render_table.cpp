@@ -3,6 +3,7 @@
 #include "report/text_table.hpp"
 
 #include <string>
+#include "util/join.hpp"
 
 namespace icheck::report {
 namespace {
@@ -37,11 +38,7 @@ std::string heading(const Report& r) {
     words.push_back("namespace " + r.namespace_);
   }
   words.insert(words.end(), r.header.begin(), r.header.end());
-  std::string line;
-  for (const auto& w : words) {
-    line += (line.empty() ? "" : " · ") + w;
-  }
-  return line;
+  return join(words, " · ");
 }
 
 std::string target_block(const Target& t, bool wide, bool color) {

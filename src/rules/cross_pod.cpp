@@ -1,5 +1,8 @@
 #include "rules/cross_pod.hpp"
 
+#include "rules/node_view.hpp"
+#include "util/join.hpp"
+
 
 #include <functional>
 
@@ -19,46 +22,44 @@ std::string nixl_version(const PodFacts& p) { return p.nixl->versions.nixl.value
 
 std::string nixl_backends(const PodFacts& p) { return p.nixl_backends; }
 
-// "mlx5_0:1 400, mlx5_1:1 400" over Active ports: the NICs this pod can move KV through.
+// "mlx5_0:1 400 Gb/s, mlx5_1:1 400 Gb/s" over Active ports: the NICs this pod can move KV through.
 std::string active_ports(const PodFacts& p) {
-  std::string out;
+  std::vector<std::string> ports;
   for (const auto& d : p.node->sysfs_devices) {
     for (const auto& port : d.ports) {
-      if (port.state == probe::PortState::active) {
-        out += (out.empty() ? "" : ", ") + d.name + ":" + std::to_string(port.port) + " " +
-               (port.rate_gbps ? std::to_string(static_cast<int>(*port.rate_gbps)) : "?") +
-               " Gb/s";
+      if (node::is_active(port)) {
+        ports.push_back(node::port_id(port) + " " +
+                        (port.rate_gbps ? node::format_rate(*port.rate_gbps) : "?") + " Gb/s");
       }
     }
   }
-  return out.empty() ? "none Active" : out;
+  return ports.empty() ? "none Active" : join(ports);
 }
 
 std::string transport_env(const PodFacts& p) {
-  std::string out;
+  std::vector<std::string> pairs;
   for (const auto& [name, value] : p.node->transport_env) {
-    out += (out.empty() ? "" : " ") + name + "=" + value;
+    pairs.push_back(name + "=" + value);
   }
-  return out;
+  return join(pairs, " ");
 }
 
 // Env lines are long: name only the variables that differ.
 std::string env_difference(const PodFacts& here, const PodFacts& there) {
   const auto& a = here.node->transport_env;
   const auto& b = there.node->transport_env;
-  std::string names;
-  auto add = [&](const std::string& n) { names += (names.empty() ? "" : ", ") + n; };
+  std::vector<std::string> names;
   for (const auto& [name, value] : a) {
     if (auto it = b.find(name); it == b.end() || it->second != value) {
-      add(name);
+      names.push_back(name);
     }
   }
   for (const auto& [name, value] : b) {
     if (!a.count(name)) {
-      add(name);
+      names.push_back(name);
     }
   }
-  return names + " differ from " + there.name;
+  return join(names) + " differ from " + there.name;
 }
 
 struct Check {

@@ -1,5 +1,6 @@
 #include "rules/env_detail.hpp"
 #include "rules/nixl_backend.hpp"
+#include "util/join.hpp"
 
 using icheck::report::Status;
 
@@ -20,9 +21,7 @@ report::Finding judge_backend(const recipe::Service& s) {
   std::string what = b.joined() + (b.is_default() ? " (not set in the recipe: the framework's default)"
                                                    : " (from " + b.source + ")");
   if (!b.kvbm.empty()) {
-    std::string kvbm;
-    for (const auto& n : b.kvbm) kvbm += (kvbm.empty() ? "" : ", ") + n;
-    what += "; KVBM: " + kvbm;
+    what += "; KVBM: " + join(b.kvbm);
   }
   if (s.rdma_resources.contains("vpc.amazonaws.com/efa") && b.uses("UCX")) {
     return env_finding(s, "nixl backend", Status::warn,

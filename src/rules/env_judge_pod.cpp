@@ -1,15 +1,16 @@
 #include "rules/env_detail.hpp"
+#include "util/join.hpp"
 
 using icheck::report::Status;
 
 namespace icheck::rules::detail {
 
 static std::string rdma_list(const recipe::Service& s) {
-  std::string out;
+  std::vector<std::string> items;
   for (const auto& [name, quantity] : s.rdma_resources) {
-    out += (out.empty() ? "" : ", ") + name + "=" + quantity;
+    items.push_back(name + "=" + quantity);
   }
-  return out;
+  return join(items);
 }
 
 report::Finding judge_rdma_resource(const recipe::Service& s, const EnvContext& ctx) {

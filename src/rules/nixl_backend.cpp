@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <string_view>
+#include "util/join.hpp"
 
 namespace icheck::rules {
 namespace {
@@ -92,11 +93,7 @@ std::vector<std::string> KvBackends::plugins_needed() const {
   return all;
 }
 
-std::string KvBackends::joined() const {
-  std::string out;
-  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
-  return out;
-}
+std::string KvBackends::joined() const { return join(names); }
 
 KvBackends kv_backends(const std::map<std::string, std::string>& env,
                        const std::vector<std::string>& command_line) {

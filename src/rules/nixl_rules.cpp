@@ -1,4 +1,5 @@
 #include "rules/nixl_rules.hpp"
+#include "util/join.hpp"
 
 namespace icheck::rules {
 namespace {
@@ -18,12 +19,6 @@ Finding nixl_finding(std::string name, Status status, std::string detail, std::s
   f.next = std::move(next);
   f.required = required;
   return f;
-}
-
-std::string join(const std::vector<std::string>& v, const char* sep = ", ") {
-  std::string out;
-  for (const auto& s : v) out += (out.empty() ? "" : sep) + s;
-  return out;
 }
 
 std::string where(const probe::NixlPluginDir& d) { return d.path + " (" + d.source + ")"; }

@@ -188,12 +188,6 @@ report::Finding finding(report::Layer layer, std::string name, report::Status st
   return out;
 }
 
-std::string join(const std::vector<std::string>& items, const std::string& sep) {
-  std::string out;
-  for (const auto& i : items) out += (out.empty() ? "" : sep) + i;
-  return out;
-}
-
 std::string name_range(const std::vector<std::string>& names) {
   if (names.size() < 3) return join(names);
   // "mlx5_3" -> {"mlx5_", 3}, "uverbs3" -> {"uverbs", 3}.

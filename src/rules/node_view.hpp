@@ -10,6 +10,7 @@
 #include "probe/facts.hpp"
 #include "report/model.hpp"
 #include "rules/node.hpp"
+#include "util/join.hpp"
 
 namespace icheck::rules::node {
 
@@ -53,7 +54,7 @@ std::vector<GpuNicCell> gpu_nic_cells(const probe::Topology& t);
 std::optional<std::string> env(const probe::NodeFacts& f, const std::string& name);
 report::Finding finding(report::Layer layer, std::string name, report::Status status,
                         std::string detail, std::string next = {}, bool required = true);
-std::string join(const std::vector<std::string>& items, const std::string& sep = ", ");
+using icheck::join;
 // "mlx5_0..7" for a dense run of one family, else the names joined.
 std::string name_range(const std::vector<std::string>& names);
 std::string format_rate(double gbps);  // 400 -> "400", 2.5 -> "2.5"

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include "util/join.hpp"
 
 namespace icheck::rules {
 namespace {
@@ -142,12 +143,6 @@ std::string common_backend(const PairCandidate& p, const PairCandidate& d, const
   for (const auto& b : p.backends)
     if (std::find(d.backends.begin(), d.backends.end(), b) != d.backends.end()) return b;
   return {};
-}
-
-std::string join(const std::vector<std::string>& v) {
-  std::string out;
-  for (const auto& s : v) out += (out.empty() ? "" : ", ") + s;
-  return out;
 }
 
 const PairCandidate* by_name(const std::vector<PairCandidate>& pods, const std::string& name) {
