@@ -31,8 +31,9 @@ Expected<PodRun> run_pods(const Options& options, const std::vector<std::string>
     ProbedPod p{std::move(probe), {}, false, {}, {}, {}};
     p.parsed = start_target(p.probe, first_layer, options.run, p.target);
     if (p.parsed) {
-      p.node = probe::parse_node_probe(p.probe.result->out);
-      p.nixl = probe::parse_nixl_probe(p.probe.result->out);
+      const auto sections = probe::split_sections(p.probe.result->out);  // once for both
+      p.node = probe::parse_node_probe(sections);
+      p.nixl = probe::parse_nixl_probe(sections);
       p.backends = rules::kv_backends(p.nixl.backend_env, p.probe.pod.command_line);
     }
     run.probed.push_back(std::move(p));

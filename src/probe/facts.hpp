@@ -63,7 +63,7 @@ struct IbDevice {
   std::vector<IbPort> ports;
 };
 
-// ibstat / ibstatus / sysfs / ibv_devinfo all produce devices; the tools may also end badly.
+// ibstat / sysfs / ibv_devinfo all produce devices; the tools may also end badly.
 struct IbDevices {
   std::vector<IbDevice> devices;
   std::string error;             // e.g. the ibpanic line; empty when none

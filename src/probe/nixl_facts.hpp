@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "probe/sections.hpp"
+
 namespace icheck::probe {
 
 struct NixlPluginDir {
@@ -77,5 +79,6 @@ struct NixlFacts {
 };
 
 NixlFacts parse_nixl_probe(std::string_view raw);
+NixlFacts parse_nixl_probe(const ProbeOutput& out);  // output already split
 
 }  // namespace icheck::probe

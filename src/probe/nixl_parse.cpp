@@ -245,9 +245,10 @@ std::vector<std::string> NixlFacts::ucx_copies() const {
   return dirs;
 }
 
-NixlFacts parse_nixl_probe(std::string_view raw) {
+NixlFacts parse_nixl_probe(std::string_view raw) { return parse_nixl_probe(split_sections(raw)); }
+
+NixlFacts parse_nixl_probe(const ProbeOutput& out) {
   NixlFacts f;
-  auto out = split_sections(raw);
   using Reader = void (*)(const Section&, NixlFacts&);
   const std::pair<std::string_view, Reader> readers[] = {
       {"nixl_env", read_env},           {"nixl_dirs", read_dirs},

@@ -126,8 +126,9 @@ Tool tool_from_section(const Section& section) {
   return t;
 }
 
-NodeFacts parse_node_probe(std::string_view raw) {
-  auto out = split_sections(raw);
+NodeFacts parse_node_probe(std::string_view raw) { return parse_node_probe(split_sections(raw)); }
+
+NodeFacts parse_node_probe(const ProbeOutput& out) {
   NodeFacts f;
   for (const auto& s : out.sections) f.tools[s.name] = tool_from_section(s);
   f.script_complete = out.done;

@@ -15,5 +15,7 @@ bool timed_out_status(int rc);
 Tool tool_from_section(const Section& section);
 
 NodeFacts parse_node_probe(std::string_view raw);
+// The same from output already split (a pod's output is split once for node and NIXL facts).
+NodeFacts parse_node_probe(const ProbeOutput& out);
 
 }  // namespace icheck::probe

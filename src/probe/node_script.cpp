@@ -30,7 +30,7 @@ file_section() {
 
 # GNU timeout kills the tool's whole process group. Elsewhere (busybox, no timeout) there is no
 # job control without a tty, so the killer walks /proc for the tool's descendants and kills
-# them all: children of shell-script tools (ibstatus, ibdev2netdev) would otherwise keep the
+# them all: children of shell-script tools (ibdev2netdev) would otherwise keep the
 # output pipe, and so the exec, open past the deadline.
 TMO=tree
 case $(timeout --version 2>/dev/null) in *coreutils*) TMO=gnu ;; esac
@@ -92,7 +92,7 @@ if [ -d /sys/class/infiniband ]; then
   for d in /sys/class/infiniband/*; do
     [ -e "$d" ] || continue
     n=${d##*/}
-    for f in hca_type fw_ver node_guid node_type board_id; do
+    for f in hca_type fw_ver node_guid node_type; do
       [ -r "$d/$f" ] && { printf '==> %s/%s <==\n' "$n" "$f"; show_file "$d/$f"; }
     done
     for p in "$d"/ports/*; do
@@ -184,7 +184,6 @@ else
 fi
 
 tool_section ibstat ibstat
-tool_section ibstatus ibstatus
 tool_section ibv_devinfo ibv_devinfo
 tool_section ibv_devices ibv_devices
 tool_section ibdev2netdev ibdev2netdev

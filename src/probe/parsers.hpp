@@ -8,7 +8,7 @@
 
 namespace icheck::probe {
 
-// Port vocabulary shared by sysfs, ibstat, ibstatus and ibv_devinfo spellings:
+// Port vocabulary shared by sysfs, ibstat and ibv_devinfo spellings:
 // "4: ACTIVE", "Active", "PORT_ACTIVE (4)"; "5: LinkUp", "LINK_UP (5)", "Phy Test".
 PortState parse_port_state(std::string_view text);
 PhysState parse_phys_state(std::string_view text);
@@ -19,7 +19,6 @@ std::string_view to_string(PhysState state);
 std::string_view to_string(LinkLayer layer);
 
 IbDevices parse_ibstat(std::string_view out);
-IbDevices parse_ibstatus(std::string_view out);
 // `==> <dev>/<relpath> <==` blocks followed by the file's content (what the probe script and
 // `head` print); relpaths: hca_type, fw_ver, node_guid, node_type, ports/<n>/{state,...},
 // device (link target), device/numa_node, device/net (names), device/net/<if>/operstate.

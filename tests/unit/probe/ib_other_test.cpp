@@ -8,35 +8,6 @@
 using namespace icheck::probe;
 using icheck::probe::test::fixture;
 
-TEST_CASE("ibstatus: 9 active HDR ports with hex LIDs") {
-  auto r = parse_ibstatus(fixture("ibstatus/a100-8x-ib-200g-all-active.txt"));
-  REQUIRE(r.devices.size() == 9);
-  for (const auto& d : r.devices) CHECK(d.ports.at(0).state == PortState::active);
-  const auto& p = r.devices[0].ports.at(0);
-  CHECK(r.devices[0].name == "mlx5_0");
-  CHECK(p.port == 1);
-  CHECK(p.state_text == "4: ACTIVE");
-  CHECK(p.state == PortState::active);
-  CHECK(p.phys_state_text == "5: LinkUp");
-  CHECK(p.phys_state == PhysState::linkup);
-  CHECK(p.rate_text == "200 Gb/sec (4X HDR)");
-  CHECK(p.rate_gbps == doctest::Approx(200));
-  CHECK(p.base_lid == 0x33bf);
-  CHECK(p.sm_lid == 1);
-  CHECK(p.link_layer == LinkLayer::infiniband);
-  CHECK(r.devices[1].ports.at(0).base_lid == 0x33be);
-}
-
-TEST_CASE("ibstatus: RoCE LAG printed with IB rate names; NCCL lines after it ignored") {
-  auto r = parse_ibstatus(fixture("ibstatus/roce-bond-25g-and-nccl-open-device-fails-in-container.txt"));
-  REQUIRE(r.devices.size() == 1);
-  CHECK(r.devices[0].name == "mlx5_bond_0");
-  REQUIRE(r.devices[0].ports.size() == 1);
-  CHECK(r.devices[0].ports[0].rate_gbps == doctest::Approx(25));
-  CHECK(r.devices[0].ports[0].link_layer == LinkLayer::ethernet);
-  CHECK(r.devices[0].ports[0].base_lid == 0);
-}
-
 TEST_CASE("sysfs: 8 CX-7 400G IB + a BlueField-3 bond at 2X NDR") {
   auto devs = parse_sysfs_ib(fixture("sysfs-infiniband/h100-sys-class-infiniband-gpud.txt"));
   REQUIRE(devs.size() == 9);

@@ -117,7 +117,7 @@ TEST_CASE("probe script on this machine (no RDMA, no GPU) under dash, busybox sh
     CHECK_FALSE(f.kernel.empty());
     for (auto name : {"hostname", "kernel", "sysfs_ib", "dev_infiniband", "proc_limits", "proc_status", "ulimit_l",
                       "memory_peers", "sys_module", "proc_modules", "nvidia_driver", "dev_gdrdrv", "proc_devices",
-                      "transport_env", "ibstat", "ibstatus", "ibv_devinfo", "ibv_devices", "ibdev2netdev", "lsmod",
+                      "transport_env", "ibstat", "ibv_devinfo", "ibv_devices", "ibdev2netdev", "lsmod",
                       "nvidia_smi_list", "nvidia_smi_topo", "nvidia_smi_nvlink", "ucx_info_v", "ucx_info_d"}) {
       CAPTURE(name);
       REQUIRE(f.tool(name) != nullptr);

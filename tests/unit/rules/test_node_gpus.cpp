@@ -10,7 +10,7 @@ namespace {
 // A tool-less image: only files (sysfs, /dev, /proc) were readable; every tool is absent.
 Probe toolless() {
   auto p = healthy_h100();
-  for (const char* t : {"ibstat", "ibstatus", "ibv_devinfo", "ibv_devices", "ibdev2netdev", "lsmod", "nvidia_smi_list",
+  for (const char* t : {"ibstat", "ibv_devinfo", "ibv_devices", "ibdev2netdev", "lsmod", "nvidia_smi_list",
                         "nvidia_smi_topo", "nvidia_smi_nvlink", "ucx_info_v", "ucx_info_d"})
     p.absent(t);
   p.set("proc_modules", "nvidia_peermem 16384 0 - Live 0x0000000000000000 (OE)\n");
