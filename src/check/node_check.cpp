@@ -45,7 +45,6 @@ void judge_node_pods(PodRun& run) {
     if (p.parsed) {
       rules::NodeContext context;
       context.disagg = run.disagg;
-      context.role = p.probe.pod.role;
       judge(p.node, context, p.target);
     }
   }

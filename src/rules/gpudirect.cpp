@@ -41,7 +41,7 @@ const char* peermem_next =
 report::Finding peer_memory(const NodeView& v) {
   if (auto loaded = peermem_loaded(v.facts.peer_memory))
     return finding(Layer::gpudirect, "peer-memory", Status::ok, *loaded);
-  auto ucx = ucx_gpu_memory(v);
+  auto ucx = ucx_gpu_memory(v.facts);
   if (ucx.confirmed)
     return finding(Layer::gpudirect, "peer-memory", Status::ok,
                    "no peermem module, but UCX registers cuda memory on " + ucx.domain + " (DMA-BUF)");
@@ -73,7 +73,7 @@ report::Finding gdrcopy(const NodeView& v) {
 // UCX's own view is the strongest surface evidence: cuda on the IB memory domain.
 std::optional<report::Finding> ucx_gpudirect(const NodeView& v) {
   if (!v.facts.ucx_devices) return std::nullopt;
-  auto g = ucx_gpu_memory(v);
+  auto g = ucx_gpu_memory(v.facts);
   if (g.domain.empty()) return std::nullopt;  // no IB memory domain: the ucx layer says why
   if (g.confirmed)
     return finding(Layer::gpudirect, "ucx gpudirect", Status::ok,

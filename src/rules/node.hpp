@@ -19,7 +19,6 @@ struct NodeContext {
   // `--local`: this machine, assumed to be meant for cross-node disagg unless it is plainly
   // not a GPU node (then every layer is skipped with that reason).
   bool local = false;
-  std::string role;  // prefill, decode, worker, ... ("" when unknown); shown, not judged
 };
 
 // Findings in layer order: fabric, rdma_access, gpudirect, nvlink, ucx.

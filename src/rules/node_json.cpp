@@ -51,9 +51,7 @@ json::object ucx_json(const probe::NodeFacts& f) {
     for (const auto& t : f.ucx_devices->transports) tls.push_back(json::string(t.transport + "/" + t.device));
   json::value cuda = nullptr;
   if (f.ucx_devices) {
-    NodeContext ctx;
-    auto view = node::make_view(f, ctx);
-    cuda = node::ucx_gpu_memory(view).confirmed;
+    cuda = node::ucx_gpu_memory(f).confirmed;
   }
   return {{"version", f.ucx_version ? json::value(f.ucx_version->version) : json::value(nullptr)},
           {"transports", std::move(tls)},

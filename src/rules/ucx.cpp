@@ -125,10 +125,10 @@ std::optional<report::Finding> roce_addressing(const NodeView& v) {
 
 }  // namespace
 
-UcxGpuMemory ucx_gpu_memory(const NodeView& v) {
+UcxGpuMemory ucx_gpu_memory(const probe::NodeFacts& facts) {
   UcxGpuMemory out;
-  if (!v.facts.ucx_devices) return out;
-  for (const auto& md : v.facts.ucx_devices->memory_domains) {
+  if (!facts.ucx_devices) return out;
+  for (const auto& md : facts.ucx_devices->memory_domains) {
     if (has(md.memory_types, "cuda") && !ib_domain(md)) out.ucx_has_cuda = true;
     if (!ib_domain(md) || md.no_devices || md.failed_to_open) continue;
     bool gpu = has(md.memory_types, "cuda") || md.dmabuf;
@@ -138,7 +138,7 @@ UcxGpuMemory ucx_gpu_memory(const NodeView& v) {
       out.dmabuf = md.dmabuf;
     }
   }
-  for (const auto& t : v.facts.ucx_devices->transports)
+  for (const auto& t : facts.ucx_devices->transports)
     out.ucx_has_cuda = out.ucx_has_cuda || t.transport.starts_with("cuda");
   return out;
 }

@@ -15,6 +15,6 @@ struct UcxGpuMemory {
   bool ucx_has_cuda = false; // a cuda_copy/cuda memory domain exists at all
 };
 
-UcxGpuMemory ucx_gpu_memory(const NodeView& v);
+UcxGpuMemory ucx_gpu_memory(const probe::NodeFacts& facts);
 
 }  // namespace icheck::rules::node
