@@ -68,12 +68,12 @@ class ExitCodes(unittest.TestCase):
         self.assertIn("VERDICT  blocked  blocked at env", out)
         self.assertNotIn("hf_abcdefsecret", out + err)
 
-    def test_aggregated_never_better_than_surface_ok(self):
+    def test_aggregated_is_surface_ok_and_says_kv_never_moves(self):
         rc, out, _ = run("env", recipe("llama-3-70b", "vllm", "agg"), "-o", "json")
         doc = json.loads(out)
-        self.assertIn(doc["verdict"]["status"], ("surface-ok", "unconfirmed"))
+        self.assertEqual(doc["verdict"]["status"], "surface-ok")
         self.assertTrue(any("not exercised" in l for l in doc["verdict"]["limitations"]))
-        self.assertEqual(rc, {"surface-ok": 0, "unconfirmed": 1}[doc["verdict"]["status"]])
+        self.assertEqual(rc, 0)
 
 
 class BadInput(unittest.TestCase):
@@ -119,9 +119,15 @@ class BadInput(unittest.TestCase):
         self.assertIn("error    deploy-broken.yaml", out)
 
     def test_unknown_flag_and_bad_output(self):
-        self.assertEqual(run("env", "x", "--bogus")[0], 3)
-        self.assertEqual(run("env", "x", "-o", "xml")[0], 3)
-        self.assertEqual(run("node", "--timeout", "soon")[0], 3)
+        # A readable recipe, so that only the flag can be what fails.
+        path = recipe("llama-3-70b", "vllm", "agg")
+        for args, says in ((["env", path, "--bogus"], "The following argument was not expected: --bogus"),
+                           (["env", path, "-o", "xml"], "--output: xml not in {table,wide,json,yaml}"),
+                           (["node", "--timeout", "soon"], 'error: invalid --timeout "soon"')):
+            with self.subTest(args=args):
+                rc, _, err = run(*args)
+                self.assertEqual(rc, 3)
+                self.assertIn(says, err)
 
     def test_no_subcommand(self):
         rc, _, err = run()
@@ -136,10 +142,12 @@ class Cli(unittest.TestCase):
         self.assertIn("Usage: kubectl dynamo-icheck", out)
 
     def test_namespace_spellings_like_kubectl(self):
-        for flags in (["-n", "foo"], ["-nfoo"], ["-n=foo"], ["--namespace=foo"]):
+        # Each spelling must carry the value: kubectl's namespace check rejects it by name.
+        for flags in (["-n", "ns/x"], ["-nns/x"], ["-n=ns/x"], ["--namespace=ns/x"]):
             with self.subTest(flags=flags):
-                rc, out, err = run("env", recipe("llama-3-70b", "vllm", "agg"), *flags)
-                self.assertIn(rc, (0, 1), err)
+                rc, _, err = run("node", *flags, env={"KUBECONFIG": "/nonexistent"})
+                self.assertEqual(rc, 3, err)
+                self.assertIn('invalid namespace "ns/x"', err)
 
     def test_invalid_namespace_is_kubectls_error(self):
         rc, _, err = run("node", "-n", "ns/x", env={"KUBECONFIG": "/nonexistent"})

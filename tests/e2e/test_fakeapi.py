@@ -233,6 +233,7 @@ class BrokenTest(unittest.TestCase):
         self.assertEqual(only_reads(log), [])
         # A refused upgrade (403/400/500) makes kubectl retry the exec once as a SPDY POST.
         posts = [r for r in log if r["method"] == "POST"]
+        self.assertTrue(posts, "the refused-upgrade tests above should have caused a SPDY fallback")
         self.assertTrue(all(r["path"].endswith("/exec") for r in posts))
 
 

@@ -120,7 +120,8 @@ class TestExecFailures(unittest.TestCase):
     def test_huge_output_names_the_cap(self):
         with harness.FakeCluster("huge-output") as c:
             rc, out, err, secs = c.run_plugin("1.32", ["node", "--pod", "huge-0-vllmprefillworker-big", "-o", "json"])
-            self.assertIn("cap", first(doc_of(self, out, err), "huge-0-vllmprefillworker-big")["detail"])
+            self.assertIn("probe output exceeded the 4 MiB cap",
+                          first(doc_of(self, out, err), "huge-0-vllmprefillworker-big")["detail"])
 
     def test_kubectl_missing(self):
         with harness.FakeCluster("healthy-h100-ib") as c:

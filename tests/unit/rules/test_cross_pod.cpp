@@ -40,3 +40,34 @@ TEST_CASE("cross-pod: NIXL backends differing across the deployment warn") {
   CHECK(f[1][0].detail == "differs from p-0: UCX here, LIBFABRIC there");
   CHECK(f[2].empty());
 }
+
+TEST_CASE("cross-pod: Active ports differing within a role warn; down ports do not count") {
+  auto port = [](const std::string& dev, double rate, probe::PortState state) {
+    probe::IbPort p;
+    p.device = dev;
+    p.port = 1;
+    p.state = state;
+    p.phys_state = probe::PhysState::linkup;
+    p.rate_gbps = rate;
+    return p;
+  };
+  auto device = [](const std::string& name, probe::IbPort p) {
+    probe::IbDevice d;
+    d.name = name;
+    d.ports = {std::move(p)};
+    return d;
+  };
+  probe::NodeFacts a, b, c;
+  a.sysfs_devices = {device("mlx5_0", port("mlx5_0", 400, probe::PortState::active)),
+                     device("mlx5_1", port("mlx5_1", 400, probe::PortState::down))};
+  b.sysfs_devices = {device("mlx5_0", port("mlx5_0", 400, probe::PortState::active))};
+  c.sysfs_devices = {device("mlx5_0", port("mlx5_0", 2.5, probe::PortState::active))};
+  probe::NixlFacts n;
+  const auto f = rules::cross_pod_findings(
+      {{"d-0", "decode", &a, &n}, {"d-1", "decode", &b, &n}, {"d-2", "decode", &c, &n}});
+  CHECK(f[1].empty());  // the same Active ports as d-0: mlx5_1 is down there
+  REQUIRE(f[2].size() == 1);
+  CHECK(f[2][0].name == "active ports");
+  CHECK(f[2][0].layer == report::Layer::fabric);
+  CHECK(f[2][0].detail == "differs from d-0: mlx5_0:1 2.5 Gb/s here, mlx5_0:1 400 Gb/s there");
+}
