@@ -1,6 +1,7 @@
 #include "recipe/shape.hpp"
 
 #include <algorithm>
+#include "util/truthy.hpp"
 
 namespace icheck::recipe {
 
@@ -27,10 +28,6 @@ bool is_cross_node(const Deployment& dgd) {
     worker_gpus += service.replicas * service.gpus;
   }
   return worker_gpus > gpus_per_node;
-}
-
-static bool truthy(const std::string& value) {
-  return value == "y" || value == "yes" || value == "1" || value == "true" || value == "Y";
 }
 
 bool mnnvl_intended(const Deployment& dgd) {

@@ -41,16 +41,20 @@ UcxTls parse_ucx_tls(std::string_view value) {
   bool listed_am = false;
   bool listed_cuda_ipc = false;
   bool listed_ib_or_all = false;
+  bool rc = false, dc = false, ud = false;
   for (const auto& tl : tokens(value)) {
     listed_rdma = listed_rdma || is_rdma(tl);
     listed_am = listed_am || is_active_message(tl);
     listed_cuda_ipc = listed_cuda_ipc || tl == "cuda_ipc" || tl == "all";
     listed_ib_or_all = listed_ib_or_all || tl == "ib" || tl == "all";
+    rc = rc || tl.starts_with("rc");
+    dc = dc || tl.starts_with("dc");
+    ud = ud || tl.starts_with("ud");
   }
   if (out.negated) {
-    // An exclusion list keeps every transport it does not name: RDMA goes only with the
-    // whole "ib" alias (or "all"); single names like ^ud leave rc and dc.
-    out.rdma = !listed_ib_or_all;
+    // An exclusion list keeps every transport it does not name: RDMA goes with the whole
+    // "ib" alias (or "all"), or with rc, dc and ud all named; ^ud alone leaves rc and dc.
+    out.rdma = !(listed_ib_or_all || (rc && dc && ud));
     out.active_message = true;  // tcp and sm stay unless excluded by name too
     out.cuda_ipc_off = listed_cuda_ipc;
   } else {

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <string_view>
 #include "util/join.hpp"
+#include "util/truthy.hpp"
 
 namespace icheck::rules {
 namespace {
@@ -17,11 +18,6 @@ std::string upper(std::string_view s) {
       out += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   }
   return out;
-}
-
-bool truthy(std::string_view v) {
-  auto u = upper(v);
-  return u == "TRUE" || u == "1" || u == "YES" || u == "ON";
 }
 
 bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }

@@ -4,6 +4,8 @@
 #include <cstdio>
 
 #include "probe/text.hpp"
+#include "rules/env_ucx_tls.hpp"
+#include "util/truthy.hpp"
 
 namespace icheck::rules::node {
 namespace {
@@ -41,34 +43,6 @@ void read_affinity(NodeView& v) {
   v.affinity_known = true;
   for (const auto& c : cells)
     if (close_to_gpu(c.link.kind)) v.gpu_affine.insert(c.nic);
-}
-
-bool truthy(const std::string& s) {
-  auto l = probe::text::lower(probe::text::trim(s));
-  return l == "y" || l == "yes" || l == "1" || l == "on" || l == "true";
-}
-
-bool rdma_tl(std::string_view tl) {
-  return tl == "ib" || tl.starts_with("rc") || tl.starts_with("dc") || tl.starts_with("ud") ||
-         tl == "srd";
-}
-
-// UCX_TLS "a,b" allows only those; "^a,b" allows everything else.
-bool tls_has_rdma(const std::string& tls) {
-  auto t = probe::text::trim(tls);
-  bool negated = t.starts_with('^');
-  if (negated) t.remove_prefix(1);
-  bool rc = false, dc = false, ud = false, ib = false, any = false;
-  for (auto item : probe::text::split(t, ',')) {
-    auto tl = probe::text::trim(item);
-    any = any || rdma_tl(tl);
-    ib = ib || tl == "ib";
-    rc = rc || tl.starts_with("rc");
-    dc = dc || tl.starts_with("dc");
-    ud = ud || tl.starts_with("ud");
-  }
-  if (!negated) return any;
-  return !(ib || (rc && dc && ud));
 }
 
 std::string device_of(std::string_view entry) {
@@ -128,7 +102,7 @@ NodeView make_view(const probe::NodeFacts& f, const NodeContext& ctx) {
   read_affinity(v);
   auto mnnvl = env(f, "UCX_CUDA_IPC_ENABLE_MNNVL");
   auto tls = env(f, "UCX_TLS");
-  v.mnnvl = mnnvl && truthy(*mnnvl) && tls && !tls_has_rdma(*tls);
+  v.mnnvl = mnnvl && truthy(*mnnvl) && tls && !detail::parse_ucx_tls(probe::text::trim(*tls)).rdma;
   v.net_devices = env(f, "UCX_NET_DEVICES");
   v.nccl_ib_hca = hca_list(env(f, "NCCL_IB_HCA"));
   return v;
