@@ -25,7 +25,7 @@ std::string nixl_backends(const PodFacts& p) { return p.nixl_backends; }
 // "mlx5_0:1 400 Gb/s, mlx5_1:1 400 Gb/s" over Active ports: the NICs this pod can move KV through.
 std::string active_ports(const PodFacts& p) {
   std::vector<std::string> ports;
-  for (const auto& d : p.node->sysfs_devices) {
+  for (const auto& d : *node::rdma_devices(*p.node).list) {
     for (const auto& port : d.ports) {
       if (node::is_active(port)) {
         ports.push_back(node::port_id(port) + " " +

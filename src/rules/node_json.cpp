@@ -70,9 +70,7 @@ json::object env_json(const std::map<std::string, std::string>& env) {
   return out;
 }
 
-const std::vector<probe::IbDevice>& devices(const probe::NodeFacts& f) {
-  return f.sysfs_devices.empty() ? f.ibstat.devices : f.sysfs_devices;
-}
+const std::vector<probe::IbDevice>& devices(const probe::NodeFacts& f) { return *node::rdma_devices(f).list; }
 
 }  // namespace
 

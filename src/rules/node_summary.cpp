@@ -49,11 +49,7 @@ std::string nic_key(const probe::IbDevice& d) {
   return family(d.name) + " (no Active port)";
 }
 
-const std::vector<probe::IbDevice>& devices(const probe::NodeFacts& f) {
-  if (!f.sysfs_devices.empty()) return f.sysfs_devices;
-  if (!f.ibstat.devices.empty()) return f.ibstat.devices;
-  return f.verbs.devices;
-}
+const std::vector<probe::IbDevice>& devices(const probe::NodeFacts& f) { return *node::rdma_devices(f).list; }
 
 std::string nic_part(const probe::NodeFacts& f) {
   Counted c;

@@ -89,15 +89,17 @@ std::vector<GpuNicCell> gpu_nic_cells(const probe::Topology& t) {
   return out;
 }
 
+RdmaDevices rdma_devices(const probe::NodeFacts& f) {
+  if (!f.sysfs_devices.empty()) return {&f.sysfs_devices, "sysfs"};
+  if (!f.ibstat.devices.empty()) return {&f.ibstat.devices, "ibstat"};
+  return {&f.verbs.devices, f.verbs.devices.empty() ? "sysfs" : "ibv_devinfo"};
+}
+
 NodeView make_view(const probe::NodeFacts& f, const NodeContext& ctx) {
   NodeView v(f, ctx);
-  if (!f.sysfs_devices.empty()) {
-    v.devices = &f.sysfs_devices, v.source = "sysfs";
-  } else if (!f.ibstat.devices.empty()) {
-    v.devices = &f.ibstat.devices, v.source = "ibstat";
-  } else {
-    v.devices = &f.verbs.devices, v.source = f.verbs.devices.empty() ? "sysfs" : "ibv_devinfo";
-  }
+  auto devices = rdma_devices(f);
+  v.devices = devices.list;
+  v.source = std::move(devices.source);
   v.grace = detect_grace(f);
   read_affinity(v);
   auto mnnvl = env(f, "UCX_CUDA_IPC_ENABLE_MNNVL");

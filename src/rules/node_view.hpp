@@ -31,6 +31,14 @@ struct NodeView {
 
 NodeView make_view(const probe::NodeFacts& facts, const NodeContext& ctx);
 
+// The RDMA devices from the most universal source that saw any: sysfs, else ibstat, else
+// ibv_devinfo. Every reader of "the pod's HCAs" (rules, summary, JSON facts, cross-pod) uses it.
+struct RdmaDevices {
+  const std::vector<probe::IbDevice>* list;
+  std::string source;  // "sysfs", "ibstat", "ibv_devinfo" ("sysfs" when none saw any)
+};
+RdmaDevices rdma_devices(const probe::NodeFacts& facts);
+
 struct NicRole {
   bool traffic = false;  // carries KV traffic: a down port there blocks transfers
   std::string why;       // "GPU-affine", "named in UCX_NET_DEVICES", "not GPU-affine", ...
