@@ -91,6 +91,13 @@ void add_output_flags(CLI::App& app, OutputFlags& out) {
       ->check(CLI::IsMember({"auto", "always", "never"}))->group(g);
 }
 
+// nixl and all run the same opt-in transfer test.
+void add_transfer_flags(CLI::App* mode, icheck::check::Options& o, std::string& transfer_timeout) {
+  mode->add_flag("--transfer", o.transfer, "Run the pairwise transfer test (loads the fabric)");
+  mode->add_option("--pair", o.pair, "PREFILL_POD,DECODE_POD for --transfer");
+  mode->add_option("--transfer-timeout", transfer_timeout, "Limit of each side of the test");
+}
+
 void add_modes(CLI::App& app, icheck::check::Options& o, std::string& transfer_timeout) {
   auto* env = app.add_subcommand("env", "Transport settings in a recipe (and, --live, in the pods)");
   env->add_option("PATH", o.path, "Recipe mode folder or one manifest file")->required();
@@ -98,14 +105,10 @@ void add_modes(CLI::App& app, icheck::check::Options& o, std::string& transfer_t
   env->add_flag("--live", o.live, "Compare with the env of the running pods");
   app.add_subcommand("node", "RDMA, GPUDirect, NVLink and UCX inside each worker pod");
   auto* nixl = app.add_subcommand("nixl", "NIXL install, plugins, test tools; the next command");
-  nixl->add_flag("--transfer", o.transfer, "Run the pairwise transfer test (loads the fabric)");
-  nixl->add_option("--pair", o.pair, "PREFILL_POD,DECODE_POD for --transfer");
-  nixl->add_option("--transfer-timeout", transfer_timeout, "Limit of each side of the test");
+  add_transfer_flags(nixl, o, transfer_timeout);
   auto* all = app.add_subcommand("all", "env + node + nixl on the deployment made from a recipe");
   all->add_option("RECIPE_DIR", o.path, "Recipe mode folder")->required();
-  all->add_flag("--transfer", o.transfer, "Run the pairwise transfer test (loads the fabric)");
-  all->add_option("--pair", o.pair, "PREFILL_POD,DECODE_POD for --transfer");
-  all->add_option("--transfer-timeout", transfer_timeout, "Limit of each side of the test");
+  add_transfer_flags(all, o, transfer_timeout);
 }
 
 bool use_color(const std::string& mode) {

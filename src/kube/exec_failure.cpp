@@ -189,34 +189,4 @@ ExecFailure classify_exec_failure(const ExecOutcome& outcome, const ExecTarget& 
           try_exec(target)};
 }
 
-const char* exec_failure_name(ExecFailureKind kind) {
-  switch (kind) {
-  case ExecFailureKind::none:
-    return "none";
-  case ExecFailureKind::kubectl_missing:
-    return "kubectl-missing";
-  case ExecFailureKind::forbidden:
-    return "forbidden";
-  case ExecFailureKind::unauthorized:
-    return "unauthorized";
-  case ExecFailureKind::pod_gone:
-    return "pod-gone";
-  case ExecFailureKind::container_not_found:
-    return "container-not-found";
-  case ExecFailureKind::completed_pod:
-    return "completed-pod";
-  case ExecFailureKind::no_shell:
-    return "no-shell";
-  case ExecFailureKind::connection_refused:
-    return "connection-refused";
-  case ExecFailureKind::timed_out:
-    return "timed-out";
-  case ExecFailureKind::command_failed:
-    return "command-failed";
-  case ExecFailureKind::other:
-    return "other";
-  }
-  return "other";
-}
-
 } // namespace icheck::kube

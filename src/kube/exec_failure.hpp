@@ -45,6 +45,4 @@ struct ExecFailure {
 
 ExecFailure classify_exec_failure(const ExecOutcome& outcome, const ExecTarget& target);
 
-const char* exec_failure_name(ExecFailureKind kind);
-
 } // namespace icheck::kube

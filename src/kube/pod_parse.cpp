@@ -156,7 +156,6 @@ PodInfo parse_pod(const json::object& object, const ContainerChoice& choice) {
   pod.command_line = std::move(command_line);
   pod.component = pod.labels.count(kComponentLabel) ? pod.labels.at(kComponentLabel) : "";
   pod.dgd = pod.labels.count(kDeploymentLabel) ? pod.labels.at(kDeploymentLabel) : "";
-  pod.grove_clique = pod.labels.count(kGroveCliqueLabel) ? pod.labels.at(kGroveCliqueLabel) : "";
   bool running = false;
   const auto container_reason = container_state_reason(
       find_named(array_at(status, "containerStatuses"), pod.container), running);

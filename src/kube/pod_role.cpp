@@ -87,17 +87,6 @@ bool is_worker_role(std::string_view role) {
   return role == "prefill" || role == "decode" || role == "worker";
 }
 
-std::string PodInfo::multinode_role() const {
-  auto ends_with = [&](std::string_view suffix) {
-    return grove_clique.size() >= suffix.size() &&
-           grove_clique.compare(grove_clique.size() - suffix.size(), suffix.size(), suffix) == 0;
-  };
-  if (ends_with("-ldr"))
-    return "leader";
-  if (ends_with("-wkr"))
-    return "worker";
-  return {};
-}
 
 std::vector<PodInfo> select_targets(const std::vector<PodInfo>& pods, bool all_components) {
   std::vector<PodInfo> targets;

