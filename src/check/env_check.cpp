@@ -66,8 +66,7 @@ std::string nothing_checked(const report::Report& report) {
   return out;
 }
 
-}  // namespace
-
+// The report from files already loaded.
 Expected<report::Report> env_report(const std::vector<recipe::ManifestFile>& files,
                                     const std::filesystem::path& path) {
   report::Report report;
@@ -83,6 +82,8 @@ Expected<report::Report> env_report(const std::vector<recipe::ManifestFile>& fil
   return report;
 }
 
+}  // namespace
+
 Expected<LoadedRecipe> load_env_report(const std::filesystem::path& path, bool recursive) {
   auto files = recipe::load_recipe(path, recursive);
   if (!files) {
@@ -96,17 +97,14 @@ Expected<LoadedRecipe> load_env_report(const std::filesystem::path& path, bool r
 }
 
 Expected<report::Report> check_env(const EnvOptions& options) {
-  auto files = recipe::load_recipe(options.path, options.recursive);
-  if (!files) {
-    return files.error();
+  auto loaded = load_env_report(options.path, options.recursive);
+  if (!loaded) {
+    return loaded.error();
   }
-  auto report = env_report(*files, options.path);
-  if (report) {
-    report->limitations.push_back(
-        "recipe text only: the operator and the image may add or change values; compare with "
-        "the running pods: kubectl dynamo-icheck env --live " + options.path.string());
-  }
-  return report;
+  loaded->report.limitations.push_back(
+      "recipe text only: the operator and the image may add or change values; compare with "
+      "the running pods: kubectl dynamo-icheck env --live " + options.path.string());
+  return std::move(loaded->report);
 }
 
 }  // namespace icheck::check

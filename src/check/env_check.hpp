@@ -18,10 +18,6 @@ struct EnvOptions {
 // Report::limitations; an error (exit 3) only when no deployment could be checked at all.
 Expected<report::Report> check_env(const EnvOptions& options);
 
-// The same report from files already loaded (env --live reuses them for the pods).
-Expected<report::Report> env_report(const std::vector<recipe::ManifestFile>& files,
-                                    const std::filesystem::path& path);
-
 // The recipe's files and their env report, for the modes that go on to the pods (--live, all).
 struct LoadedRecipe {
   std::vector<recipe::ManifestFile> files;

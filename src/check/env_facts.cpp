@@ -2,7 +2,6 @@
 
 #include "recipe/shape.hpp"
 #include "recipe/transport_vars.hpp"
-#include "report/redact.hpp"
 
 #include <boost/json/array.hpp>
 
@@ -25,8 +24,7 @@ boost::json::object env_listing(const recipe::Deployment& dgd) {
     boost::json::object vars;
     for (const auto& var : s.env) {
       if (recipe::is_transport_var(var.name)) {
-        vars[var.name] = var.is_reference ? "from " + var.value
-                                          : report::shown_value(var.name, var.value);
+        vars[var.name] = recipe::shown(var);
       }
     }
     if (!vars.empty()) {

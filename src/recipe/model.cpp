@@ -1,6 +1,12 @@
 #include "recipe/model.hpp"
 
+#include "report/redact.hpp"
+
 namespace icheck::recipe {
+
+std::string shown(const EnvVar& var) {
+  return var.is_reference ? "from " + var.value : report::shown_value(var.name, var.value);
+}
 
 const EnvVar* find_env(const Service& service, std::string_view name) {
   for (const auto& var : service.env) {

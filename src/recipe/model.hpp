@@ -56,4 +56,8 @@ struct ManifestFile {
 // A value of the env var in a service, if set.
 const EnvVar* find_env(const Service& service, std::string_view name);
 
+// The value as it may be printed: a reference as "from secretKeyRef:…", a literal with
+// secret-looking names masked (report/redact.hpp).
+std::string shown(const EnvVar& var);
+
 }  // namespace icheck::recipe

@@ -16,11 +16,14 @@ struct EnvContext {
   bool v1alpha1 = false;  // decides how a `next` YAML change is spelled
 };
 
-report::Finding env_finding(const recipe::Service& service, const std::string& check,
-                            report::Status status, std::string detail, std::string next = "");
+// Named "<who> <check>": who is a service, or the deployment for deployment-wide findings.
+report::Finding env_finding(const std::string& who, const std::string& check, report::Status status,
+                            std::string detail, std::string next = "");
+inline report::Finding env_finding(const recipe::Service& service, const std::string& check,
+                                   report::Status status, std::string detail, std::string next = "") {
+  return env_finding(service.name, check, status, std::move(detail), std::move(next));
+}
 
-// The value as it may be printed: secret-looking names masked, references as they are.
-std::string shown(const recipe::EnvVar& var);
 
 std::optional<report::Finding> judge_ucx_tls(const recipe::Service&, const EnvContext&);
 std::optional<report::Finding> judge_net_devices(const recipe::Service&);

@@ -2,6 +2,7 @@
 
 #include "recipe/transport_vars.hpp"
 #include "report/redact.hpp"
+#include "rules/env_detail.hpp"
 
 using icheck::report::Status;
 
@@ -9,34 +10,26 @@ namespace icheck::rules {
 
 namespace {
 
-report::Finding live_finding(const std::string& service, const std::string& var, Status status,
-                             std::string detail) {
-  report::Finding f;
-  f.name = service + " " + var;
-  f.layer = report::Layer::env;
-  f.status = status;
-  f.detail = std::move(detail);
-  return f;
-}
+using detail::env_finding;
 
 report::Finding compare_one(const std::string& service, const recipe::EnvVar& expected,
                             const std::map<std::string, std::string>& pod_env) {
   const auto live = pod_env.find(expected.name);
   const std::string want = report::shown_value(expected.name, expected.value);
   if (live == pod_env.end()) {
-    auto f = live_finding(service, expected.name, Status::warn,
+    auto f = env_finding(service, expected.name, Status::warn,
                           "recipe sets " + want + ", the pod does not have it");
     f.next = "kubectl get dgd -o yaml  # was the recipe applied as is?";
     return f;
   }
   if (expected.is_reference) {
-    return live_finding(service, expected.name, Status::ok,
+    return env_finding(service, expected.name, Status::ok,
                         live->second + " (from " + expected.value + " in the recipe)");
   }
   if (want == live->second) {
-    return live_finding(service, expected.name, Status::ok, live->second + " as in the recipe");
+    return env_finding(service, expected.name, Status::ok, live->second + " as in the recipe");
   }
-  return live_finding(service, expected.name, Status::warn,
+  return env_finding(service, expected.name, Status::warn,
                       live->second + " in the pod, " + want +
                           " in the recipe: operator or image changed it");
 }
@@ -56,7 +49,7 @@ std::vector<report::Finding> compare_live(const std::string& service,
   }
   for (const auto& [name, value] : pod_env) {
     if (!in_recipe.contains(name)) {
-      auto f = live_finding(service, name, Status::ok,
+      auto f = env_finding(service, name, Status::ok,
                             value + " (not in the recipe: injected by operator or image)");
       f.required = false;
       out.push_back(std::move(f));

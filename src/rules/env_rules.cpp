@@ -2,7 +2,6 @@
 
 #include "recipe/shape.hpp"
 #include "recipe/transport_vars.hpp"
-#include "report/redact.hpp"
 #include "rules/env_detail.hpp"
 
 #include <set>
@@ -13,19 +12,15 @@ namespace icheck::rules {
 
 namespace detail {
 
-report::Finding env_finding(const recipe::Service& service, const std::string& check,
-                            Status status, std::string detail, std::string next) {
+report::Finding env_finding(const std::string& who, const std::string& check, Status status,
+                            std::string detail, std::string next) {
   report::Finding f;
-  f.name = service.name + " " + check;
+  f.name = who + " " + check;
   f.layer = report::Layer::env;
   f.status = status;
   f.detail = std::move(detail);
   f.next = std::move(next);
   return f;
-}
-
-std::string shown(const recipe::EnvVar& var) {
-  return var.is_reference ? "from " + var.value : report::shown_value(var.name, var.value);
 }
 
 }  // namespace detail
@@ -41,7 +36,7 @@ void list_transport_vars(const recipe::Service& s, bool was_judged,
     if (!recipe::is_transport_var(var.name) || (was_judged && judged.contains(var.name))) {
       continue;
     }
-    auto f = detail::env_finding(s, var.name, Status::ok, detail::shown(var));
+    auto f = detail::env_finding(s, var.name, Status::ok, recipe::shown(var));
     f.required = false;
     out.push_back(std::move(f));
   }
@@ -84,9 +79,7 @@ std::vector<report::Finding> env_findings(const recipe::Deployment& dgd) {
                          recipe::mnnvl_intended(dgd), dgd.api_version == "nvidia.com/v1alpha1"};
   std::vector<report::Finding> out;
   if (!ctx.disagg) {
-    recipe::Service whole;
-    whole.name = dgd.name;
-    auto f = detail::env_finding(whole, "transport", Status::ok,
+    auto f = detail::env_finding(dgd.name, "transport", Status::ok,
                                  "aggregated (no prefill/decode split): KV never moves between "
                                  "workers, the transport is not exercised");
     f.required = false;
