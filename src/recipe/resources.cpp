@@ -1,3 +1,4 @@
+#include "recipe/env_list.hpp"
 #include "recipe/services.hpp"
 #include "recipe/transport_vars.hpp"
 #include "recipe/yaml_read.hpp"
@@ -42,6 +43,20 @@ void read_security_context(const YAML::Node& security_context, Service& service)
       if (name == "IPC_LOCK" || name == "CAP_IPC_LOCK") {
         service.ipc_lock = true;
       }
+    }
+  }
+}
+
+void read_container(const YAML::Node& container, Service& service) {
+  merge_env(service.env, parse_env_list(child(container, "env")));
+  for (auto& ref : parse_env_from(child(container, "envFrom"))) {
+    service.env_from.push_back(std::move(ref));
+  }
+  read_resources(child(container, "resources"), service);
+  read_security_context(child(container, "securityContext"), service);
+  for (const char* key : {"command", "args"}) {
+    for (auto& word : words(child(container, key))) {
+      service.args.push_back(std::move(word));
     }
   }
 }

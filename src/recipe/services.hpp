@@ -14,6 +14,10 @@ std::vector<Service> parse_v1alpha1_services(const YAML::Node& spec);
 // spec.components[] with spec.env (nvidia.com/v1beta1).
 std::vector<Service> parse_v1beta1_components(const YAML::Node& spec);
 
+// The main container (either version): env merged over the graph's, envFrom, resources,
+// security context, command + args.
+void read_container(const YAML::Node& container, Service& service);
+
 // Resource limits/requests into gpus and rdma_resources (shared by both versions).
 void read_resources(const YAML::Node& resources, Service& service);
 

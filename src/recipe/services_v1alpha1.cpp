@@ -5,21 +5,6 @@
 
 namespace icheck::recipe::detail {
 
-static void read_main_container(const YAML::Node& container, Service& service) {
-  merge_env(service.env, parse_env_list(child(container, "env")));
-  for (auto& ref : parse_env_from(child(container, "envFrom"))) {
-    service.env_from.push_back(std::move(ref));
-  }
-  read_resources(child(container, "resources"), service);
-  read_security_context(child(container, "securityContext"), service);
-  for (auto& word : words(child(container, "command"))) {
-    service.args.push_back(std::move(word));
-  }
-  for (auto& word : words(child(container, "args"))) {
-    service.args.push_back(std::move(word));
-  }
-}
-
 static Service parse_service(const std::string& name, const YAML::Node& node,
                              const std::vector<EnvVar>& graph_env) {
   Service service;
@@ -39,7 +24,7 @@ static Service parse_service(const std::string& name, const YAML::Node& node,
   if (present(child(pod, "resourceClaims"))) {
     service.resource_claims = true;
   }
-  read_main_container(child(pod, "mainContainer"), service);
+  read_container(child(pod, "mainContainer"), service);
   service.role = resolve_role(service);
   return service;
 }

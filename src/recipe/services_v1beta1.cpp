@@ -18,18 +18,6 @@ static YAML::Node main_container(const YAML::Node& pod_spec) {
   return YAML::Node();
 }
 
-static void read_container(const YAML::Node& container, Service& service) {
-  merge_env(service.env, parse_env_list(child(container, "env")));
-  service.env_from = parse_env_from(child(container, "envFrom"));
-  read_resources(child(container, "resources"), service);
-  read_security_context(child(container, "securityContext"), service);
-  for (const char* key : {"command", "args"}) {
-    for (auto& word : words(child(container, key))) {
-      service.args.push_back(std::move(word));
-    }
-  }
-}
-
 static Service parse_component(const YAML::Node& node, const std::vector<EnvVar>& graph_env) {
   Service service;
   service.name = scalar(child(node, "name"));
