@@ -6,7 +6,7 @@
         c.request_log()        # [{"method", "path", "query", "ua", ...}, ...]
         c.sandbox_processes()  # PIDs still running inside any fake pod's root
 
-run_plugin(scenario, kubectl_version, args) is the one-shot form. Each FakeCluster has its own
+Each FakeCluster has its own
 temp dir with: kubeconfig (cluster http://127.0.0.1:PORT, context "fake" with namespace
 "dynamo"), HOME, KUBECACHEDIR, and bin/ where `kubectl` links to the versioned binary and
 `kubectl-dynamo_icheck` to the built plugin (ICHECK_PLUGIN env or plugin= argument).
@@ -148,12 +148,22 @@ class FakeCluster:
         return _sandbox.processes_in(self.workdir)
 
 
-def run_plugin(scenario, kubectl_version, args, plugin=None, **kw):
-    """One-shot: start the scenario, run `kubectl dynamo-icheck ARGS`, stop.
-    Returns (rc, stdout, stderr, seconds, request_log)."""
-    with FakeCluster(scenario, plugin=plugin) as c:
-        rc, out, err, secs = c.run_plugin(kubectl_version, args, **kw)
-        return rc, out, err, secs, c.request_log()
+# The plugin's report, read back by the tests.
+OK, WARN, FAIL, SKIP = "ok", "warn", "fail", "skipped"
+VERDICT_RC = {"surface-ok": 0, "confirmed": 0, "unconfirmed": 1, "blocked": 2, "error": 3}
+
+
+def json_doc(test, rc, out, err):
+    """The -o json document, or the test fails showing what came instead."""
+    try:
+        return json.loads(out)
+    except ValueError:
+        test.fail("not JSON (rc %s):\n%s\n%s" % (rc, out[:2000], err[-2000:]))
+
+
+def details(doc):
+    """{(pod, check name): detail} over every target."""
+    return {(t["name"], c["name"]): c["detail"] for t in doc["targets"] for c in t["checks"]}
 
 
 def only_reads(log):

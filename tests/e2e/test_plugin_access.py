@@ -2,7 +2,6 @@
 failure mode, output cap, kubectl missing, secrets never printed, 32 pods in parallel, no writes.
 Run: cd tests/e2e && ICHECK_PLUGIN=../../build/kubectl-dynamo_icheck python3 -m unittest -v test_plugin_access
 """
-import json
 import os
 import time
 import unittest
@@ -14,10 +13,7 @@ ARGS = ["node", "--deployment", "llama-70b-disagg"]
 
 
 def doc_of(test, out, err):
-    try:
-        return json.loads(out)
-    except ValueError:
-        test.fail("not JSON:\n%s\n%s" % (out[:1500], err[-1500:]))
+    return harness.json_doc(test, None, out, err)
 
 
 def first(doc, pod):

@@ -1,6 +1,5 @@
 """`all RECIPE_DIR` on a real recipe deployed as fake pods: one report, one verdict, and JSON
 that carries every pod and every check (issue 5 "Done when")."""
-import json
 import os
 import unittest
 
@@ -21,7 +20,7 @@ class AllOnARecipe(unittest.TestCase):
         with harness.FakeCluster("all-llama3-70b-mn") as c:
             rc, out, err, _ = c.run_plugin("1.32", ["all", RECIPE, "-o", "json"])
             log = c.request_log()
-        doc = json.loads(out)
+        doc = harness.json_doc(self, rc, out, err)
         self.assertEqual(doc["mode"], "all")
         kinds = [t["kind"] for t in doc["targets"]]
         self.assertEqual(kinds.count("manifest"), 1)
@@ -51,7 +50,7 @@ class EnvLive(unittest.TestCase):
         with harness.FakeCluster("all-llama3-70b-mn") as c:
             rc, out, err, _ = c.run_plugin("1.31", ["env", RECIPE, "--live", "-o", "json"])
             log = c.request_log()
-        doc = json.loads(out)
+        doc = harness.json_doc(self, rc, out, err)
         self.assertEqual(doc["mode"], "env")
         pods = [t for t in doc["targets"] if t["kind"] == "pod"]
         self.assertEqual({t["name"] for t in pods}, PODS)

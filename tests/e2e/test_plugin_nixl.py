@@ -5,13 +5,11 @@ fake nixlbench / ucx_perftest from roots/nixlbench-* and roots/ucx-perftest. Exa
 check, verdict status and exit code; no writes in the request log.
 Run: cd tests/e2e && ICHECK_PLUGIN=../../build/kubectl-dynamo_icheck python3 -m unittest -v test_plugin_nixl
 """
-import json
 import unittest
 
 import harness
 
-OK, WARN, FAIL, SKIP = "ok", "warn", "fail", "skipped"
-VERDICT_RC = {"surface-ok": 0, "confirmed": 0, "unconfirmed": 1, "blocked": 2, "error": 3}
+from harness import OK, WARN, FAIL, SKIP, VERDICT_RC, details  # noqa: E402
 NIXL_CHECKS = ("install", "UCX plugin", "LIBFABRIC plugin", "python import", "versions", "ucx copies", "tools",
                "transfer")
 
@@ -32,10 +30,6 @@ def nixl_statuses(doc):
             for t in doc["targets"]}
 
 
-def details(doc):
-    return {(t["name"], c["name"]): c["detail"] for t in doc["targets"] for c in t["checks"]}
-
-
 def exec_line(pod, tail, timeout="60"):
     return "exec %s -n dynamo -c main -- timeout %s %s" % (pod, timeout, tail)
 
@@ -47,11 +41,7 @@ class NixlMixin:
         rc, out, err, secs = c.run_plugin(version or self.VERSION,
                                           ["nixl", "--deployment", scenario, "-n", "dynamo", "-o", "json"]
                                           + list(extra), timeout=timeout)
-        try:
-            doc = json.loads(out)
-        except ValueError:
-            self.fail("not JSON (rc %d):\n%s\n%s" % (rc, out[:2000], err[-2000:]))
-        return rc, doc, err, secs
+        return rc, harness.json_doc(self, rc, out, err), err, secs
 
     def check(self, scenario, pods, verdict, extra=(), version=None, layer=None):
         """pods: {suffix: {check: status}}; returns (doc, secs, cluster sandbox processes after)."""

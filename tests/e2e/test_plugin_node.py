@@ -3,14 +3,12 @@
 Each scenario's pods have an exact expected status per check and an expected verdict and exit code.
 Run: cd tests/e2e && ICHECK_PLUGIN=../../build/kubectl-dynamo_icheck python3 -m unittest -v test_plugin_node
 """
-import json
 import time
 import unittest
 
 import harness
 
-OK, WARN, FAIL, SKIP = "ok", "warn", "fail", "skipped"
-VERDICT_RC = {"surface-ok": 0, "unconfirmed": 1, "blocked": 2, "error": 3}
+from harness import OK, WARN, FAIL, SKIP, VERDICT_RC  # noqa: E402
 
 HEALTHY = {"ports": OK, "devices": OK, "verbs": OK, "memlock": OK, "peer-memory": OK, "ucx gpudirect": OK,
            "gdrcopy": OK, "topology": OK, "links": OK, "UCX_NET_DEVICES": OK, "transports": OK, "version": OK}
@@ -88,11 +86,7 @@ def statuses(doc):
 class NodeMixin:
     def run_json(self, cluster, version, args):
         rc, out, err, secs = cluster.run_plugin(version, ["node"] + args + ["-o", "json"], timeout=120)
-        try:
-            doc = json.loads(out)
-        except ValueError:
-            self.fail("not JSON (rc %d):\n%s\n%s" % (rc, out[:2000], err[-2000:]))
-        return rc, doc, err, secs
+        return rc, harness.json_doc(self, rc, out, err), err, secs
 
 
 class TestHealthy(NodeMixin, unittest.TestCase):
@@ -139,7 +133,7 @@ class TestNodeScenarios(NodeMixin, unittest.TestCase):
             self.assertEqual(set(got), set(pods))
             for pod, want in pods.items():
                 self.assertEqual(got[pod], want, pod)
-            details = {(t["name"], ch["name"]): ch["detail"] for t in doc["targets"] for ch in t["checks"]}
+            details = harness.details(doc)
             for (pod, check), text in DETAILS.items():
                 if pod in pods:
                     self.assertIn(text, details[(pod, check)])
