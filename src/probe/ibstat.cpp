@@ -19,17 +19,13 @@ std::optional<std::pair<std::string, std::string>> ca_header(std::string_view li
 
 void set_port_field(IbPort& port, std::string_view key, std::string_view value) {
   if (key == "State") {
-    port.state_text = value;
-    port.state = parse_port_state(value);
+    set_state(port, value);
   } else if (key == "Physical state") {
-    port.phys_state_text = value;
-    port.phys_state = parse_phys_state(value);
+    set_phys_state(port, value);
   } else if (key == "Rate") {
-    port.rate_text = value;
-    port.rate_gbps = parse_rate_gbps(value);
+    set_rate(port, value);
   } else if (key == "Link layer") {
-    port.link_layer_text = value;
-    port.link_layer = parse_link_layer(value);
+    set_link_layer(port, value);
   } else if (key == "Base lid") {
     if (auto v = text::to_int(value)) port.base_lid = static_cast<int>(*v);
   } else if (key == "SM lid") {

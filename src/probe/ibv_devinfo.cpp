@@ -41,14 +41,11 @@ bool scan_error(VerbsInfo& info, std::string_view line) {
 
 void set_port_field(IbPort& port, std::string_view key, std::string_view value) {
   if (key == "state") {
-    port.state_text = value;
-    port.state = parse_port_state(value);
+    set_state(port, value);
   } else if (key == "phys_state") {
-    port.phys_state_text = value;
-    port.phys_state = parse_phys_state(value);
+    set_phys_state(port, value);
   } else if (key == "link_layer") {
-    port.link_layer_text = value;
-    port.link_layer = parse_link_layer(value);
+    set_link_layer(port, value);
   } else if (key == "port_lid") {
     if (auto v = text::to_int(value)) port.base_lid = static_cast<int>(*v);
   } else if (key == "sm_lid") {

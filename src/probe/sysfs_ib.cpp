@@ -27,17 +27,13 @@ std::string first_line(std::string_view content) {
 void set_port_file(IbPort& port, std::string_view file, std::string_view content) {
   auto value = first_line(content);
   if (file == "state") {
-    port.state_text = value;
-    port.state = parse_port_state(value);
+    set_state(port, value);
   } else if (file == "phys_state") {
-    port.phys_state_text = value;
-    port.phys_state = parse_phys_state(value);
+    set_phys_state(port, value);
   } else if (file == "rate") {
-    port.rate_text = value;
-    port.rate_gbps = parse_rate_gbps(value);
+    set_rate(port, value);
   } else if (file == "link_layer") {
-    port.link_layer_text = value;
-    port.link_layer = parse_link_layer(value);
+    set_link_layer(port, value);
   } else if (file == "lid") {
     if (auto v = text::to_hex(value)) port.base_lid = static_cast<int>(*v);
   } else if (file == "sm_lid") {
