@@ -8,13 +8,15 @@
 #include "util/truthy.hpp"
 
 namespace icheck::rules::node {
+
+bool close_to_gpu(probe::TopoLinkKind k) {
+  using probe::TopoLinkKind;
+  return k == TopoLinkKind::pix || k == TopoLinkKind::pxb || k == TopoLinkKind::psb;
+}
+
 namespace {
 
 using probe::TopoLinkKind;
-
-bool close_to_gpu(TopoLinkKind k) {
-  return k == TopoLinkKind::pix || k == TopoLinkKind::pxb || k == TopoLinkKind::psb;
-}
 
 // GB200/GB300/GH200 attach every NIC to the Grace CPU: topo prints SYS for all GPU-NIC cells.
 // x86 tables print "N/A" in GPU NUMA ID, so a numeric one plus all-SYS marks Grace.

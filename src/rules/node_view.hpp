@@ -31,6 +31,10 @@ struct NodeView {
 
 NodeView make_view(const probe::NodeFacts& facts, const NodeContext& ctx);
 
+// GPU-affine: the NIC sits under the GPU's PCIe switch (PIX, PXB, PSB), so GPUDirect RDMA
+// bypasses the CPU. The one definition for NIC roles and the "nic affinity" finding.
+bool close_to_gpu(probe::TopoLinkKind k);
+
 // The RDMA devices from the most universal source that saw any: sysfs, else ibstat, else
 // ibv_devinfo. Every reader of "the pod's HCAs" (rules, summary, JSON facts, cross-pod) uses it.
 struct RdmaDevices {

@@ -130,8 +130,6 @@ int distance(TopoLinkKind k) {
   }
 }
 
-bool near(TopoLinkKind k) { return distance(k) <= 1; }
-
 // Each GPU's nearest NIC: PIX/PXB lets GPUDirect RDMA bypass the CPU; NODE/SYS crosses it.
 std::optional<report::Finding> nic_affinity(const NodeView& v) {
   if (!v.facts.topo) return std::nullopt;
@@ -147,7 +145,7 @@ std::optional<report::Finding> nic_affinity(const NodeView& v) {
   }
   std::vector<std::string> far;
   for (const auto& [gpu, c] : nearest)
-    if (!near(c->link.kind)) far.push_back(gpu + "→" + c->nic + " " + c->link.text);
+    if (!close_to_gpu(c->link.kind)) far.push_back(gpu + "→" + c->nic + " " + c->link.text);
   std::string count = std::to_string(nearest.size() - far.size()) + "/" + std::to_string(nearest.size()) +
                       " GPUs have a PIX/PXB NIC";
   if (far.empty()) return finding(Layer::nvlink, "nic affinity", Status::ok, count);
