@@ -83,7 +83,7 @@ enum class VerbsError {
 struct VerbsInfo {
   std::optional<int> device_count;       // devices the tool could list/open
   std::vector<IbDevice> devices;         // with ports where the tool printed them
-  std::vector<std::string> failed_devices;  // "Failed to open device" names, if named
+  int failed_devices = 0;  // "Failed to open device" lines (the tool does not name them)
   VerbsError error = VerbsError::none;
   std::string error_text;                // the first line that explains the error
 };

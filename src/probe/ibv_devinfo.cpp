@@ -92,7 +92,7 @@ VerbsInfo parse_ibv_devinfo(std::string_view out) {
   }
   info.device_count = static_cast<int>(info.devices.size());
   if (listed && *listed > *info.device_count) info.device_count = listed;
-  for (int i = 0; i < failed; ++i) info.failed_devices.emplace_back();
+  info.failed_devices = failed;
   // Some devices opened: unopenable siblings are not why verbs fails as a whole.
   if (!info.devices.empty() && info.error == VerbsError::open_failed) info.error = VerbsError::none;
   if (info.devices.empty() && info.error == VerbsError::none && !text::trim(out).empty())
