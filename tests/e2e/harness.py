@@ -5,6 +5,7 @@
         rc, out, err, secs = c.run_plugin("1.32", ["node", "--deployment", "llama-70b-disagg"])
         c.request_log()        # [{"method", "path", "query", "ua", ...}, ...]
         c.sandbox_processes()  # PIDs still running inside any fake pod's root
+        c.sandbox_processes_left()  # "PID: argv" of those still there after 2 s to go
 
 Each FakeCluster has its own
 temp dir with: kubeconfig (cluster http://127.0.0.1:PORT, context "fake" with namespace
@@ -146,6 +147,17 @@ class FakeCluster:
 
     def sandbox_processes(self):
         return _sandbox.processes_in(self.workdir)
+
+    def sandbox_processes_left(self, grace=2.0):
+        """sandbox_processes() once they had `grace` seconds to go: the fake API server kills an
+        exec's processes when it sees the client's connection close, a moment after the client
+        (kubectl, or the plugin killing it) has exited."""
+        deadline = time.monotonic() + grace
+        left = self.sandbox_processes()
+        while left and time.monotonic() < deadline:
+            time.sleep(0.05)
+            left = self.sandbox_processes()
+        return [_sandbox.describe(pid) for pid in left]
 
 
 # The plugin's report, read back by the tests.

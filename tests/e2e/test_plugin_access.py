@@ -76,7 +76,7 @@ class TestExecFailures(unittest.TestCase):
             rc, out, err, secs = c.run_plugin("1.31", ["node", "--deployment", "broken-dgd", "--timeout", "3s", "-o", "json"])
             doc = doc_of(self, out, err)
             self.assertLess(secs, 3 + 1.0 + 1.0)  # the hang: --timeout plus 1 s, plus kubectl start-up
-            self.assertEqual(c.sandbox_processes(), [])
+            self.assertEqual(c.sandbox_processes_left(), [])
             want = {
                 "broken-dgd-0-prefill-pending": ("pod", "skipped", "Pending: Unschedulable"),
                 "broken-dgd-0-decode-creating": ("pod", "skipped", "ContainerCreating"),

@@ -54,7 +54,7 @@ class NixlMixin:
                 self.assertEqual(doc["verdict"].get("layer"), layer, doc["verdict"])
             self.assertEqual(rc, VERDICT_RC[verdict], err)
             self.assertEqual(harness.only_reads(c.request_log()), [])
-            return doc, secs, c.sandbox_processes()
+            return doc, secs, c.sandbox_processes_left()
 
 
 class TestNixlLayouts(NixlMixin, unittest.TestCase):

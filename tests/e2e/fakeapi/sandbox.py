@@ -251,3 +251,13 @@ def processes_in(workdir):
                 pids.append(int(d))
                 break
     return sorted(set(pids))
+
+
+def describe(pid):
+    """"PID: argv" of a process, for a test's failure message."""
+    try:
+        with open("/proc/%d/cmdline" % pid, "rb") as f:
+            argv = f.read().split(b"\0")
+    except OSError:
+        return "%d: (gone)" % pid
+    return "%d: %s" % (pid, " ".join(a.decode(errors="replace") for a in argv if a))
