@@ -18,8 +18,7 @@ kube::ExecFailure classify(const KubeSession& session, const kube::PodInfo& pod,
   outcome.timed_out = r.timed_out;
   outcome.spawn_failed = r.not_found || !r.spawn_error.empty();
   outcome.stdout_empty = r.out.empty();
-  kube::ExecTarget target{pod.name, pod.namespace_, pod.container, session.program,
-                          static_cast<int>(run.timeout.count() / 1000)};
+  kube::ExecTarget target{pod.name, pod.namespace_, pod.container, session.program, run.timeout};
   return kube::classify_exec_failure(outcome, target);
 }
 

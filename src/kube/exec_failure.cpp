@@ -25,6 +25,8 @@
 //   or port?` (shared/reference/kubectl.md §1.6, §3.3, observed with kubectl 1.31).
 #include "kube/exec_failure.hpp"
 
+#include "util/duration.hpp"
+
 #include <regex>
 #include <sstream>
 #include <vector>
@@ -162,7 +164,7 @@ ExecFailure classify_by_text(const ExecOutcome& o, const ExecTarget& t) {
 ExecFailure classify_exec_failure(const ExecOutcome& outcome, const ExecTarget& target) {
   if (outcome.timed_out) {
     return {ExecFailureKind::timed_out,
-            "timed out after " + std::to_string(target.timeout_seconds) + "s",
+            "timed out after " + format_duration(target.timeout),
             try_exec(target) + "  (or raise --timeout)"};
   }
   if (kubectl_missing(outcome)) {

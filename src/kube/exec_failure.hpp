@@ -2,6 +2,7 @@
 // Telling apart why a `kubectl exec` into a pod failed, from what the child left behind:
 // each kind gets its own one-line detail and the next command that settles it.
 
+#include <chrono>
 #include <string>
 
 namespace icheck::kube {
@@ -34,7 +35,7 @@ struct ExecTarget {
   std::string namespace_;
   std::string container;
   std::string kubectl = "kubectl";
-  int timeout_seconds = 30;
+  std::chrono::milliseconds timeout{30000};
 };
 
 struct ExecFailure {

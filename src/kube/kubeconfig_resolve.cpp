@@ -1,5 +1,7 @@
 #include "kube/kubeconfig.hpp"
 
+#include "util/text.hpp"
+
 namespace icheck::kube {
 namespace {
 
@@ -9,14 +11,6 @@ std::optional<std::string> non_empty(const std::optional<std::string>& value) {
   if (!value || value->empty())
     return std::nullopt;
   return value;
-}
-
-std::string trim(std::string text) {
-  const auto first = text.find_first_not_of(" \t\r\n");
-  if (first == std::string::npos)
-    return {};
-  const auto last = text.find_last_not_of(" \t\r\n");
-  return text.substr(first, last - first + 1);
 }
 
 // client-go inClusterClientConfig.Possible().
@@ -33,7 +27,7 @@ std::string in_cluster_namespace(const Environment& env) {
   if (auto ns = non_empty_env(env, "POD_NAMESPACE"))
     return *ns;
   auto text = env.read_file(std::string(kServiceAccountDir) + "/namespace");
-  auto ns = text ? trim(*text) : std::string();
+  auto ns = text ? std::string(text::trim(*text)) : std::string();
   return ns.empty() ? "default" : ns;
 }
 

@@ -1,9 +1,9 @@
 #include "kube/pods.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <sstream>
 #include "util/join.hpp"
+#include "util/text.hpp"
 
 namespace icheck::kube {
 namespace {
@@ -13,18 +13,12 @@ std::string label(const std::map<std::string, std::string>& labels, const char* 
   return found == labels.end() ? std::string() : found->second;
 }
 
-std::string lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return text;
-}
-
 bool is_prefill_or_decode(const std::string& value) {
   return value == "prefill" || value == "decode";
 }
 
 std::string role_from_component_name(const std::string& component) {
-  const auto name = lower(component);
+  const auto name = text::lower(component);
   if (name.find("prefill") != std::string::npos)
     return "prefill";
   if (name.find("decode") != std::string::npos)

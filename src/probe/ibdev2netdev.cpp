@@ -1,6 +1,6 @@
 #include "probe/ib_common.hpp"
 #include "probe/parsers.hpp"
-#include "probe/text.hpp"
+#include "util/text.hpp"
 
 namespace icheck::probe {
 

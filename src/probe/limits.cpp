@@ -1,5 +1,5 @@
 #include "probe/parsers.hpp"
-#include "probe/text.hpp"
+#include "util/text.hpp"
 
 namespace icheck::probe {
 namespace {

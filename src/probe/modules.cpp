@@ -1,7 +1,7 @@
 #include <cctype>
 
 #include "probe/parsers.hpp"
-#include "probe/text.hpp"
+#include "util/text.hpp"
 
 namespace icheck::probe {
 namespace {

@@ -4,7 +4,7 @@
 #include "probe/nixl_facts.hpp"
 #include "probe/node_probe.hpp"
 #include "probe/sections.hpp"
-#include "probe/text.hpp"
+#include "util/text.hpp"
 
 namespace icheck::probe {
 namespace {

@@ -1,7 +1,7 @@
 #include "probe/node_probe.hpp"
 
 #include "probe/parsers.hpp"
-#include "probe/text.hpp"
+#include "util/text.hpp"
 #include "report/redact.hpp"
 
 namespace icheck::probe {

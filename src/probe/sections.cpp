@@ -1,6 +1,6 @@
 #include "probe/sections.hpp"
 
-#include "probe/text.hpp"
+#include "util/text.hpp"
 
 namespace icheck::probe {
 namespace {

@@ -1,7 +1,7 @@
 #include <algorithm>
 #include <array>
 
-#include "probe/text.hpp"
+#include "util/text.hpp"
 #include "probe/transfer_output.hpp"
 
 namespace icheck::probe {

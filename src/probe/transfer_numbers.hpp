@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "probe/text.hpp"
+#include "util/text.hpp"
 
 namespace icheck::probe::transfer_detail {
 

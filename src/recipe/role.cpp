@@ -1,15 +1,10 @@
 #include "recipe/role.hpp"
 
+#include "util/text.hpp"
+
 #include <algorithm>
-#include <cctype>
 
 namespace icheck::recipe {
-
-static std::string lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return text;
-}
 
 static bool is_split_role(const std::string& role) { return role == "prefill" || role == "decode"; }
 
@@ -23,17 +18,17 @@ static std::string role_from_args(const std::vector<std::string>& args) {
       return "decode";
     }
     if (arg.starts_with("--disaggregation-mode=")) {
-      return lower(arg.substr(arg.find('=') + 1));
+      return text::lower(arg.substr(arg.find('=') + 1));
     }
     if (arg == "--disaggregation-mode" && i + 1 < args.size()) {
-      return lower(args[i + 1]);
+      return text::lower(args[i + 1]);
     }
   }
   return "";
 }
 
 static std::string role_from_name(const std::string& name) {
-  const std::string low = lower(name);
+  const std::string low = text::lower(name);
   if (low.find("prefill") != std::string::npos) {
     return "prefill";
   }
@@ -51,11 +46,11 @@ static bool launches_backend(const std::vector<std::string>& args) {
 }
 
 std::string resolve_role(const Service& service) {
-  const std::string type = lower(service.component_type);
+  const std::string type = text::lower(service.component_type);
   if (is_split_role(type)) {
     return type;
   }
-  const std::string sub = lower(service.sub_component_type);
+  const std::string sub = text::lower(service.sub_component_type);
   if (is_split_role(sub)) {
     return sub;
   }

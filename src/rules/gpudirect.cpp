@@ -1,5 +1,5 @@
 // gpudirect: can the NIC read GPU memory directly? peermem or DMA-BUF; GDRCopy (optional).
-#include "probe/text.hpp"
+#include "util/text.hpp"
 #include "rules/node_layers.hpp"
 #include "rules/ucx_view.hpp"
 
@@ -11,11 +11,11 @@ using report::Status;
 
 // "6.8.0-1015-aws" -> {6, 8}; DMA-BUF import into RDMA arrived in 5.12.
 bool kernel_at_least(const std::string& kernel, int major, int minor) {
-  auto parts = probe::text::split(kernel, '.');
+  auto parts = text::split(kernel, '.');
   if (parts.size() < 2) return false;
-  auto ma = probe::text::to_int(parts[0]);
+  auto ma = text::to_int(parts[0]);
   auto digits = parts[1].substr(0, parts[1].find_first_not_of("0123456789"));
-  auto mi = probe::text::to_int(digits);
+  auto mi = text::to_int(digits);
   if (!ma || !mi) return false;
   return *ma > major || (*ma == major && *mi >= minor);
 }

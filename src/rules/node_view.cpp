@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "probe/text.hpp"
+#include "util/text.hpp"
 #include "rules/env_ucx_tls.hpp"
 #include "util/truthy.hpp"
 
@@ -22,7 +22,7 @@ using probe::TopoLinkKind;
 // x86 tables print "N/A" in GPU NUMA ID, so a numeric one plus all-SYS marks Grace.
 bool all_sys_with_gpu_numa(const probe::Topology& t) {
   bool numeric_numa = false;
-  for (const auto* g : t.gpu_rows()) numeric_numa = numeric_numa || probe::text::to_int(g->gpu_numa_id).has_value();
+  for (const auto* g : t.gpu_rows()) numeric_numa = numeric_numa || text::to_int(g->gpu_numa_id).has_value();
   auto cells = gpu_nic_cells(t);
   if (cells.empty() || !numeric_numa) return false;
   return std::all_of(cells.begin(), cells.end(), [](const GpuNicCell& c) { return c.link.kind == TopoLinkKind::sys; });
@@ -49,16 +49,16 @@ void read_affinity(NodeView& v) {
 
 std::string device_of(std::string_view entry) {
   auto colon = entry.find(':');
-  return std::string(probe::text::trim(entry.substr(0, colon)));
+  return std::string(text::trim(entry.substr(0, colon)));
 }
 
 std::set<std::string> hca_list(const std::optional<std::string>& value) {
   std::set<std::string> out;
   if (!value) return out;
-  auto t = probe::text::trim(*value);
+  auto t = text::trim(*value);
   if (t.starts_with('^')) return out;  // an exclusion list names what does not carry traffic
   if (t.starts_with('=')) t.remove_prefix(1);
-  for (auto item : probe::text::split(t, ','))
+  for (auto item : text::split(t, ','))
     if (auto d = device_of(item); !d.empty()) out.insert(d);
   return out;
 }
@@ -75,8 +75,8 @@ probe::LinkLayer first_link_layer(const probe::IbDevice& d) {
 }  // namespace
 
 bool grace_gpu_name(const std::string& name) {
-  return probe::text::contains(name, "GH200") || probe::text::contains(name, "GB200") ||
-         probe::text::contains(name, "GB300");
+  return text::contains(name, "GH200") || text::contains(name, "GB200") ||
+         text::contains(name, "GB300");
 }
 
 std::vector<GpuNicCell> gpu_nic_cells(const probe::Topology& t) {
@@ -106,7 +106,7 @@ NodeView make_view(const probe::NodeFacts& f, const NodeContext& ctx) {
   read_affinity(v);
   auto mnnvl = env(f, "UCX_CUDA_IPC_ENABLE_MNNVL");
   auto tls = env(f, "UCX_TLS");
-  v.mnnvl = mnnvl && truthy(*mnnvl) && tls && !detail::parse_ucx_tls(probe::text::trim(*tls)).rdma;
+  v.mnnvl = mnnvl && truthy(*mnnvl) && tls && !detail::parse_ucx_tls(text::trim(*tls)).rdma;
   v.net_devices = env(f, "UCX_NET_DEVICES");
   v.nccl_ib_hca = hca_list(env(f, "NCCL_IB_HCA"));
   return v;
@@ -114,9 +114,9 @@ NodeView make_view(const probe::NodeFacts& f, const NodeContext& ctx) {
 
 std::vector<std::string> net_device_entries(const NodeView& v) {
   std::vector<std::string> out;
-  if (!v.net_devices || probe::text::trim(*v.net_devices) == "all") return out;
-  for (auto item : probe::text::split(*v.net_devices, ','))
-    if (auto t = probe::text::trim(item); !t.empty()) out.emplace_back(t);
+  if (!v.net_devices || text::trim(*v.net_devices) == "all") return out;
+  for (auto item : text::split(*v.net_devices, ','))
+    if (auto t = text::trim(item); !t.empty()) out.emplace_back(t);
   return out;
 }
 
@@ -172,7 +172,7 @@ std::string name_range(const std::vector<std::string>& names) {
   auto split_name = [](const std::string& n) -> std::pair<std::string, std::optional<long long>> {
     auto cut = n.find_last_not_of("0123456789");
     if (cut == std::string::npos || cut + 1 == n.size()) return {n, std::nullopt};
-    return {n.substr(0, cut + 1), probe::text::to_int(std::string_view(n).substr(cut + 1))};
+    return {n.substr(0, cut + 1), text::to_int(std::string_view(n).substr(cut + 1))};
   };
   auto [family, first] = split_name(names.front());
   if (!first) return join(names);

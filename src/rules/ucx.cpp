@@ -1,7 +1,7 @@
 // ucx: the transports and memory types UCX really sees, its version, RoCE addressing.
 #include <algorithm>
 
-#include "probe/text.hpp"
+#include "util/text.hpp"
 #include "rules/node_layers.hpp"
 #include "rules/ucx_view.hpp"
 
@@ -45,8 +45,8 @@ std::optional<report::Finding> ucx_info_missing(const NodeView& v) {
   if (v.facts.ucx_devices) return std::nullopt;
   std::string why = t->timed_out ? "timed out"
                                  : "exited " + (t->exit_code ? std::to_string(*t->exit_code) : std::string("?"));
-  auto first = probe::text::lines(t->output);
-  std::string line = first.empty() ? "" : ": " + std::string(probe::text::trim(first.front()));
+  auto first = text::lines(t->output);
+  std::string line = first.empty() ? "" : ": " + std::string(text::trim(first.front()));
   return finding(Layer::ucx, "transports", Status::warn, "ucx_info -d " + why + line, "ucx_info -d");
 }
 
@@ -78,10 +78,10 @@ report::Finding transports(const NodeView& v) {
 
 // "1.16.0" < 1.19: NIXL needs UCP >= 1.19 and its error handling degrades on older UCX.
 bool older_than(const std::string& version, int major, int minor) {
-  auto parts = probe::text::split(version, '.');
+  auto parts = text::split(version, '.');
   if (parts.size() < 2) return false;
-  auto ma = probe::text::to_int(parts[0]);
-  auto mi = probe::text::to_int(parts[1]);
+  auto ma = text::to_int(parts[0]);
+  auto mi = text::to_int(parts[1]);
   if (!ma || !mi) return false;
   return *ma < major || (*ma == major && *mi < minor);
 }

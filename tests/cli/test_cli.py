@@ -123,7 +123,9 @@ class BadInput(unittest.TestCase):
         path = recipe("llama-3-70b", "vllm", "agg")
         for args, says in ((["env", path, "--bogus"], "The following argument was not expected: --bogus"),
                            (["env", path, "-o", "xml"], "--output: xml not in {table,wide,json,yaml}"),
-                           (["node", "--timeout", "soon"], 'error: invalid --timeout "soon"')):
+                           (["node", "--timeout", "soon"], 'error: invalid --timeout "soon"'),
+                           (["node", "--timeout", ".s"], 'error: invalid --timeout ".s"'),
+                           (["nixl", "--transfer-timeout", "500ms"], 'error: invalid --transfer-timeout "500ms"')):
             with self.subTest(args=args):
                 rc, _, err = run(*args)
                 self.assertEqual(rc, 3)

@@ -6,7 +6,7 @@ using namespace icheck::kube;
 
 namespace {
 
-const ExecTarget kTarget{"llm-decode-0", "dynamo", "main", "kubectl", 30};
+const ExecTarget kTarget{"llm-decode-0", "dynamo", "main", "kubectl", std::chrono::seconds(30)};
 
 ExecFailure classify(int code, std::string stderr_text, bool stdout_empty = false) {
   ExecOutcome outcome;
@@ -117,6 +117,9 @@ TEST_CASE("timeout wins over whatever the killed child wrote") {
   auto failure = classify_exec_failure(outcome, kTarget);
   CHECK(failure.kind == ExecFailureKind::timed_out);
   CHECK(failure.detail == "timed out after 30s");
+  auto short_target = kTarget;
+  short_target.timeout = std::chrono::milliseconds(500);  // --timeout 500ms once said "after 0s"
+  CHECK(classify_exec_failure(outcome, short_target).detail == "timed out after 500ms");
 }
 
 TEST_CASE("connection refused and completed pod") {

@@ -1,9 +1,9 @@
-#include "probe/text.hpp"
+#include "util/text.hpp"
 
 #include <cctype>
 #include <charconv>
 
-namespace icheck::probe::text {
+namespace icheck::text {
 
 std::vector<std::string_view> lines(std::string_view s) {
   std::vector<std::string_view> out;
@@ -90,4 +90,4 @@ bool contains(std::string_view s, std::string_view part) {
   return s.find(part) != std::string_view::npos;
 }
 
-}  // namespace icheck::probe::text
+}  // namespace icheck::text

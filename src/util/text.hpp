@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-namespace icheck::probe::text {
+namespace icheck::text {
 
 // Lines without their terminators; a trailing "\r" is dropped (pasted CRLF output).
 std::vector<std::string_view> lines(std::string_view s);
@@ -23,4 +23,4 @@ std::optional<unsigned long long> to_hex(std::string_view s);  // with or withou
 std::optional<double> leading_number(std::string_view s);   // "400 Gb/sec" -> 400
 bool contains(std::string_view s, std::string_view part);
 
-}  // namespace icheck::probe::text
+}  // namespace icheck::text
