@@ -2,6 +2,8 @@
 
 #include "exec/child.hpp"
 #include "kube/kubectl_argv.hpp"
+#include "kube/kubectl_stderr.hpp"
+#include "util/duration.hpp"
 #include "util/join.hpp"
 
 namespace icheck::check {
@@ -40,38 +42,20 @@ std::string describe(const TargetOptions& t, const std::vector<std::string>& dep
   return "every Dynamo deployment";
 }
 
-// kubectl's stderr, minus blank lines, as one message.
-std::string kubectl_error(const exec::ChildResult& r, const std::string& program) {
+// kubectl's own words for why `get pods` failed, without client-go's klog retries.
+std::string kubectl_error(const exec::ChildResult& r, const std::string& program,
+                          std::chrono::milliseconds timeout) {
   if (r.not_found) {
     return "could not run \"" + program + "\": not found on PATH (install kubectl, or set "
            "DYNAMO_ICHECK_KUBECTL)";
   }
   if (r.timed_out) {
-    return "kubectl get pods timed out";
+    return "kubectl get pods did not answer within " + format_duration(timeout) +
+           " (raise --timeout, or check the API server: kubectl cluster-info)";
   }
-  std::string text = r.err;
-  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) {
-    text.pop_back();
-  }
-  return text.empty() ? "kubectl get pods failed with exit code " + std::to_string(r.exit_code)
-                      : text;
-}
-
-// With named pods kubectl prints the ones it found and a NotFound line for each other one.
-std::vector<std::string> error_lines(const std::string& err) {
-  std::vector<std::string> lines;
-  std::size_t start = 0;
-  while (start < err.size()) {
-    auto end = err.find('\n', start);
-    if (end == std::string::npos) {
-      end = err.size();
-    }
-    if (end > start) {
-      lines.push_back(err.substr(start, end - start));
-    }
-    start = end + 1;
-  }
-  return lines;
+  const auto messages = kube::kubectl_messages(r.err);
+  return messages.empty() ? "kubectl get pods failed with exit code " + std::to_string(r.exit_code)
+                          : join(messages, "\n");
 }
 
 }  // namespace
@@ -104,7 +88,7 @@ Expected<PodSelection> find_pods(const KubeSession& session, const TargetOptions
   const auto r = exec::run_child(spec);
   const bool named = !targets.pods.empty();
   if (!r.ok() && !(named && r.exit_code == 1 && !r.out.empty())) {
-    return Error{kubectl_error(r, session.program)};
+    return Error{kubectl_error(r, session.program, session.timeout)};
   }
   kube::ContainerChoice choice;
   if (targets.container) {
@@ -116,7 +100,7 @@ Expected<PodSelection> find_pods(const KubeSession& session, const TargetOptions
   }
   PodSelection selection{std::move(*pods), {}, describe(targets, deployments)};
   if (named) {
-    selection.warnings = error_lines(r.err);
+    selection.warnings = kube::kubectl_messages(r.err);
   }
   return selection;
 }

@@ -119,6 +119,18 @@ class TestExecFailures(unittest.TestCase):
             self.assertIn("probe output exceeded the 4 MiB cap",
                           first(doc_of(self, out, err), "huge-0-vllmprefillworker-big")["detail"])
 
+    def test_api_server_unreachable_says_it_once(self):
+        # kubectl retries discovery up to five times, each retry a klog line, before its own
+        # message; the user reads that message alone.
+        with harness.FakeCluster("healthy-h100-ib") as c:
+            for v in harness.KUBECTL_VERSIONS:
+                with self.subTest(kubectl=v):
+                    rc, out, err, _ = c.run_plugin(v, ARGS + ["--server", "http://127.0.0.1:1"])
+                    self.assertEqual((rc, out), (3, ""))
+                    self.assertEqual(err.strip().splitlines(), [
+                        "error: The connection to the server 127.0.0.1:1 was refused - "
+                        "did you specify the right host or port?"])
+
     def test_kubectl_missing(self):
         with harness.FakeCluster("healthy-h100-ib") as c:
             rc, out, err, _ = c.run_plugin("1.32", ARGS, env={"DYNAMO_ICHECK_KUBECTL": "kubectl-not-installed"})
