@@ -28,9 +28,6 @@ report::Finding no_hca(const NodeView& v) {
   std::string where = v.facts.sysfs_infiniband ? "/sys/class/infiniband is empty"
                                                : "/sys/class/infiniband is absent";
   std::string detail = "no RDMA device: " + where + " (no HCA, or its kernel driver is not loaded)";
-  if (!v.ctx.disagg)
-    return finding(Layer::fabric, "hca", Status::warn, detail + "; not needed for an aggregated deployment", {},
-                   false);
   std::string next = v.ctx.local ? "ls /sys/class/infiniband; lsmod | grep -E 'mlx5_ib|ib_core'"
                                  : "kubectl debug node/<node> -it --image=busybox -- ls /host/sys/class/infiniband";
   return finding(Layer::fabric, "hca", Status::fail, detail + ": KV transfers would fall back to TCP", next);
@@ -100,9 +97,9 @@ report::Finding ports_summary(const NodeView& v, const std::vector<const IbPort*
   std::string src = v.source == "sysfs" ? "" : " (from " + v.source + "; sysfs unreadable)";
   if (!active.empty())
     return finding(Layer::fabric, "ports", Status::ok, count + ", " + rates_text(active) + layers_text(active) + src);
-  Status s = v.ctx.disagg ? Status::fail : Status::warn;
-  return finding(Layer::fabric, "ports", s, count + ": no RDMA port is up, KV transfers would fall back to TCP" + src,
-                 "on the node: ibstat; check cables, switch ports and the subnet manager", v.ctx.disagg);
+  return finding(Layer::fabric, "ports", Status::fail,
+                 count + ": no RDMA port is up, KV transfers would fall back to TCP" + src,
+                 "on the node: ibstat; check cables, switch ports and the subnet manager");
 }
 
 // Ports of the NICs that carry traffic should all run at one rate; a slower one is a degraded link.

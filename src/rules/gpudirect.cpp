@@ -54,7 +54,6 @@ report::Finding peer_memory(const NodeView& v) {
                    "ucx_info -d | grep -A4 'Memory domain: mlx5' (memory types must include cuda)");
   std::string why = "no nvidia_peermem / nv_peer_mem and no DMA-BUF path (" + driver_text(v) + ", " + kernel +
                     "): GPUDirect RDMA unavailable, KV would be staged through host memory";
-  if (!v.ctx.disagg) return finding(Layer::gpudirect, "peer-memory", Status::warn, why, peermem_next, false);
   return finding(Layer::gpudirect, "peer-memory", Status::fail, why, peermem_next);
 }
 

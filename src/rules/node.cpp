@@ -35,13 +35,14 @@ bool rdma_layer(const report::Finding& f) {
   return f.name == "transports" || f.name == "UCX_NET_DEVICES" || f.name == "roce addressing";
 }
 
-// Under multi-node NVLink the RDMA path is not what carries KV: its findings are shown, not judged.
-void make_rdma_informational(std::vector<report::Finding>& findings) {
+// When the RDMA path is not what carries KV, its findings are shown, not judged: a fail reads
+// as a warn, none of them counts toward the verdict, and each says why.
+void demote_rdma(std::vector<report::Finding>& findings, const std::string& why) {
   for (auto& f : findings) {
     if (!rdma_layer(f)) continue;
     f.required = false;
     if (f.status == Status::fail) f.status = Status::warn;
-    if (f.status != Status::ok) f.detail += " (informational: KV moves over multi-node NVLink)";
+    if (f.status == Status::warn) f.detail += " (" + why + ")";
   }
 }
 
@@ -60,7 +61,10 @@ std::vector<report::Finding> judge_node(const probe::NodeFacts& facts, const Nod
   append(out, node::judge_gpudirect(view));
   append(out, node::judge_nvlink(view));
   append(out, node::judge_ucx(view));
-  if (view.mnnvl) make_rdma_informational(out);
+  if (!ctx.disagg)
+    demote_rdma(out, "not needed: an aggregated deployment keeps KV on its node");
+  else if (view.mnnvl)
+    demote_rdma(out, "informational: KV moves over multi-node NVLink");
   return out;
 }
 

@@ -28,8 +28,7 @@ report::Finding device_nodes(const NodeView& v) {
   auto names = device_names(v);
   auto nodes = uverbs(v);
   if (names.empty())
-    return finding(Layer::rdma_access, "devices", Status::skipped, "no HCA in sysfs: no RDMA device to open", {},
-                   v.ctx.disagg);
+    return finding(Layer::rdma_access, "devices", Status::skipped, "no HCA in sysfs: no RDMA device to open");
   std::string hcas = std::to_string(names.size()) + " HCA" + (names.size() == 1 ? "" : "s") + " in " + v.source + " (" +
                      name_range(names) + ")";
   if (nodes.empty()) {

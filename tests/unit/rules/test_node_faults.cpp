@@ -101,6 +101,25 @@ TEST_CASE("node: HCAs in sysfs but no uverbs in the pod fails at rdma-access") {
   CHECK(contains(find(judge(p), "devices").detail, "but no /dev/infiniband:"));
 }
 
+TEST_CASE("node: an aggregated deployment's RDMA findings are shown, never judged") {
+  // Every RDMA-layer fail becomes a warn that does not count, and says why; others are untouched.
+  auto p = healthy_h100();
+  p.set("dev_infiniband", "rdma_cm\numad0\numad1\n");
+  const auto disagg = judge(p);
+  const auto agg = judge(p, {.disagg = false});
+  REQUIRE(agg.size() == disagg.size());
+  CHECK(find(disagg, "devices").status == Status::fail);
+  auto f = find(agg, "devices");
+  CHECK(f.status == Status::warn);
+  CHECK_FALSE(f.required);
+  CHECK(f.detail.ends_with("(not needed: an aggregated deployment keeps KV on its node)"));
+  for (std::size_t i = 0; i < agg.size(); ++i) {
+    CAPTURE(agg[i].name);
+    CHECK(agg[i].status != Status::fail);
+    if (agg[i].layer == Layer::nvlink) CHECK(agg[i].detail == disagg[i].detail);
+  }
+}
+
 TEST_CASE("node: a partial mount (Mooncake erdma: 2 HCAs, 1 uverbs, ibv_devices lists 1) warns") {
   auto raw = fixture("misc/dev-infiniband-and-ibv_devices-erdma-container.txt");
   Probe p;
