@@ -16,7 +16,7 @@ void add_cross_pod(PodRun& run) {
   std::vector<ProbedPod*> owners;
   for (auto& p : run.probed) {
     if (p.parsed) {
-      facts.push_back({p.probe.pod.name, p.probe.pod.role, &p.node, &p.nixl, p.backends.joined()});
+      facts.push_back({p.probe.pod.name, p.probe.pod.role, &p.node, &p.nixl, p.backends.path()});
       owners.push_back(&p);
     }
   }

@@ -18,6 +18,12 @@ struct EnvVar {
   bool is_reference = false;
 };
 
+struct ConfigMount {
+  std::string path;        // mountPath, without a trailing '/'
+  std::string config_map;  // the ConfigMap's name
+  std::string sub_path;    // "" mounts every key as path/key; else that one key at path
+};
+
 struct Service {
   std::string name;
   std::string component_type;      // v1alpha1 componentType, v1beta1 type
@@ -34,6 +40,12 @@ struct Service {
   bool privileged = false;            // securityContext.privileged: true
   bool resource_claims = false;       // DRA claims (resourceClaims / resources.claims)
   std::vector<std::string> args;      // command + args, split on whitespace
+  std::vector<ConfigMount> config_mounts;  // configMap volumes the main container mounts
+  // TRT-LLM's --extra-engine-args file: the path as the container sees it ($(VAR)/${VAR}
+  // expanded from literal env) and, when a ConfigMap of the same file mounts it, its text.
+  std::string engine_config_path;
+  std::optional<std::string> engine_config;
+  std::string engine_config_map;  // the ConfigMap it came from
 };
 
 struct Deployment {
@@ -49,9 +61,17 @@ struct ManifestFile {
   std::string display_name;  // path relative to the folder loaded (or the file name)
   std::vector<Deployment> deployments;
   std::vector<std::string> other_kinds;  // "Kind/name" of every non-DGD document
+  std::map<std::string, std::map<std::string, std::string>> config_maps;  // name -> data
   // Why the file could not be read ("file:line: message"); deployments are then empty.
   std::optional<std::string> error;
 };
+
+// `$(NAME)` (Kubernetes), `${NAME}` and `$NAME` (the shell of `sh -c`) replaced by the literal
+// value of that variable in env; references (valueFrom) and unknown names stay as written.
+std::string expand_env_refs(std::string text, const std::map<std::string, std::string>& env);
+
+// The service's env with literal values (references left out), for expand_env_refs.
+std::map<std::string, std::string> literal_env(const Service& service);
 
 // A value of the env var in a service, if set.
 const EnvVar* find_env(const Service& service, std::string_view name);

@@ -39,6 +39,9 @@ std::optional<std::string> read_documents(const std::vector<YAML::Node>& docs, M
     const std::string kind = detail::scalar(detail::child(doc, "kind"));
     if (kind != dgd_kind) {
       const std::string name = detail::scalar(detail::child(detail::child(doc, "metadata"), "name"));
+      if (kind == "ConfigMap") {
+        file.config_maps[name] = detail::string_map(detail::child(doc, "data"));
+      }
       file.other_kinds.push_back((kind.empty() ? "(no kind)" : kind) + "/" + name);
       continue;
     }
@@ -80,6 +83,7 @@ ManifestFile parse_manifest(std::string_view text, const std::string& display_na
   if (file.error) {
     file.deployments.clear();
   }
+  detail::resolve_engine_configs(file);
   const bool compute_domain = has_compute_domain(file);
   for (auto& dgd : file.deployments) {
     dgd.compute_domain_in_file = compute_domain;

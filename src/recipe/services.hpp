@@ -18,6 +18,13 @@ std::vector<Service> parse_v1beta1_components(const YAML::Node& spec);
 // security context, command + args.
 void read_container(const YAML::Node& container, Service& service);
 
+// configMap volumes of the pod that the container mounts, into service.config_mounts.
+void read_config_mounts(const YAML::Node& pod_spec, const YAML::Node& container, Service& service);
+
+// TRT-LLM's --extra-engine-args of every service, with its text where a ConfigMap of the same
+// file is mounted at that path (after every document was read).
+void resolve_engine_configs(ManifestFile& file);
+
 // Resource limits/requests into gpus and rdma_resources (shared by both versions).
 void read_resources(const YAML::Node& resources, Service& service);
 

@@ -25,6 +25,7 @@ static Service parse_service(const std::string& name, const YAML::Node& node,
     service.resource_claims = true;
   }
   read_container(child(pod, "mainContainer"), service);
+  read_config_mounts(pod, child(pod, "mainContainer"), service);
   service.role = resolve_role(service);
   return service;
 }

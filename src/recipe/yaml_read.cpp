@@ -51,6 +51,18 @@ std::vector<std::string> words(const YAML::Node& node) {
   return out;
 }
 
+std::map<std::string, std::string> string_map(const YAML::Node& node) {
+  std::map<std::string, std::string> out;
+  if (node.IsDefined() && node.IsMap()) {
+    for (const auto& entry : node) {
+      if (entry.second.IsDefined() && entry.second.IsScalar()) {
+        out[scalar(entry.first)] = entry.second.Scalar();
+      }
+    }
+  }
+  return out;
+}
+
 int line_of(const YAML::Node& node) {
   const YAML::Mark mark = node.Mark();
   return mark.line >= 0 ? mark.line + 1 : 0;

@@ -4,6 +4,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,6 +25,9 @@ int whole_number(const YAML::Node& node, int fallback);
 
 // A scalar or a list of scalars, each split on whitespace (shell-style args in one string).
 std::vector<std::string> words(const YAML::Node& node);
+
+// A map of scalars (a ConfigMap's data) as strings; entries that are not scalars are left out.
+std::map<std::string, std::string> string_map(const YAML::Node& node);
 
 // 1-based line of a node in its file (0 when unknown).
 int line_of(const YAML::Node& node);

@@ -20,7 +20,7 @@ std::string ucx_version(const PodFacts& p) {
 
 std::string nixl_version(const PodFacts& p) { return p.nixl->versions.nixl.value_or(""); }
 
-std::string nixl_backends(const PodFacts& p) { return p.nixl_backends; }
+std::string kv_transfer(const PodFacts& p) { return p.kv_transfer; }
 
 // "mlx5_0:1 400 Gb/s, mlx5_1:1 400 Gb/s" over Active ports: the NICs this pod can move KV through.
 std::string active_ports(const PodFacts& p) {
@@ -109,7 +109,7 @@ std::vector<std::vector<report::Finding>> cross_pod_findings(const std::vector<P
       {"active ports", report::Layer::fabric, active_ports, true},
       {"ucx version", report::Layer::ucx, ucx_version, false},
       {"nixl version", report::Layer::nixl, nixl_version, false},
-      {"nixl backends", report::Layer::nixl, nixl_backends, false},
+      {"kv transfer", report::Layer::nixl, kv_transfer, false},
   };
   for (const auto& check : checks) {
     compare(pods, check, out);

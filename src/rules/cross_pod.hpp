@@ -16,10 +16,10 @@ struct PodFacts {
   std::string role;
   const probe::NodeFacts* node = nullptr;
   const probe::NixlFacts* nixl = nullptr;
-  std::string nixl_backends;  // KvBackends::joined(); "" unknown
+  std::string kv_transfer;  // KvBackends::path(): "NIXL with UCX"; "" unknown
 };
 
-// Result i belongs to pods[i]. UCX and NIXL versions and NIXL backends are compared across the
+// Result i belongs to pods[i]. UCX and NIXL versions and the KV transfer path are compared across the
 // deployment (one KV transfer joins both sides); HCA sets, link rates and transport env within
 // one role.
 std::vector<std::vector<report::Finding>> cross_pod_findings(const std::vector<PodFacts>& pods);

@@ -1,4 +1,5 @@
 #include "rules/env_detail.hpp"
+#include "recipe/engine_config.hpp"
 #include "rules/nixl_backend.hpp"
 #include "util/join.hpp"
 
@@ -7,31 +8,40 @@ using icheck::report::Status;
 namespace icheck::rules::detail {
 
 KvBackends service_backends(const recipe::Service& s) {
-  std::map<std::string, std::string> env;
-  for (const auto& var : s.env) {
-    if (!var.is_reference) {
-      env[var.name] = var.value;
+  std::optional<EngineTransceiver> engine;
+  if (s.engine_config) {
+    if (auto backend = recipe::transceiver_backend(*s.engine_config)) {
+      engine = EngineTransceiver{*backend, s.engine_config_path + " from ConfigMap " + s.engine_config_map};
     }
   }
-  return kv_backends(env, s.args);
+  return kv_backends(recipe::literal_env(s), s.args, engine);
+}
+
+// "NIXL with UCX; backend not set in the recipe (the framework's default)", "UCX directly, not
+// NIXL; cache_transceiver_config.backend: UCX in ..."; KVBM's backends last.
+std::string kv_transfer_text(const KvBackends& b) {
+  std::string what = b.path();
+  if (b.via_nixl()) {
+    what += b.is_default() ? "; backend not set in the recipe (the framework's default)" : "; backend from " + b.source;
+  }
+  if (!b.library_source.empty()) what += "; " + b.library_source;
+  return b.kvbm.empty() ? what : what + "; KVBM: " + join(b.kvbm);
 }
 
 report::Finding judge_backend(const recipe::Service& s) {
   const auto b = service_backends(s);
-  std::string what = b.joined() + (b.is_default() ? " (not set in the recipe: the framework's default)"
-                                                   : " (from " + b.source + ")");
-  if (!b.kvbm.empty()) {
-    what += "; KVBM: " + join(b.kvbm);
-  }
-  if (s.rdma_resources.contains("vpc.amazonaws.com/efa") && b.uses("UCX")) {
-    return env_finding(s, "nixl backend", Status::warn,
+  const std::string what = kv_transfer_text(b);
+  const bool ucx = b.via_nixl() ? b.uses("UCX") : b.library == "UCX";
+  if (s.rdma_resources.contains("vpc.amazonaws.com/efa") && ucx) {
+    return env_finding(s, "kv transfer", Status::warn,
                        what + " on EFA (vpc.amazonaws.com/efa): UCX on EFA has no GPUDirect on kernels >= 6.8",
-                       "choose LIBFABRIC for the KV transfer: TRTLLM_NIXL_KVCACHE_BACKEND=LIBFABRIC (TRT-LLM), "
+                       "choose NIXL's LIBFABRIC backend for the KV transfer: TRTLLM_NIXL_KVCACHE_BACKEND=LIBFABRIC "
+                       "with cache_transceiver_config.backend NIXL or DEFAULT (TRT-LLM), "
                        "SGLANG_DISAGGREGATION_NIXL_BACKEND=LIBFABRIC (SGLang), --kv-transfer-config "
                        "'{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\",\"kv_connector_extra_config\":"
                        "{\"backends\":[\"LIBFABRIC\"]}}' (vLLM)");
   }
-  auto f = env_finding(s, "nixl backend", Status::ok, what);
+  auto f = env_finding(s, "kv transfer", Status::ok, what);
   f.required = false;
   return f;
 }
@@ -40,12 +50,22 @@ std::optional<report::Finding> judge_backends_meet(const recipe::Service& prefil
                                                    const recipe::Service& decode) {
   const auto p = service_backends(prefill);
   const auto d = service_backends(decode);
-  for (const auto& name : p.names) {
-    if (d.uses(name)) {
+  const std::string name = "kv transfer meets " + prefill.name;
+  if (p.library != d.library) {
+    return env_finding(decode, name, Status::fail,
+                       prefill.name + " moves KV with " + kv_path_text(p) + ", " + decode.name + " with " +
+                           kv_path_text(d) + ": the two sides cannot connect",
+                       "choose the same KV transfer on both services");
+  }
+  if (!p.via_nixl()) {
+    return std::nullopt;
+  }
+  for (const auto& backend : p.names) {
+    if (d.uses(backend)) {
       return std::nullopt;
     }
   }
-  return env_finding(decode, "nixl backend meets " + prefill.name, Status::fail,
+  return env_finding(decode, name, Status::fail,
                      prefill.name + " uses " + p.joined() + ", " + decode.name + " uses " + d.joined() +
                          ": NIXL has no backend in common, KV cannot move between them",
                      "set the same backend on both services");

@@ -15,8 +15,9 @@ namespace icheck::rules {
 //   required=false;
 // - for disagg deployments, per worker: UCX_TLS (RDMA and active-message transports),
 //   UCX_NET_DEVICES (bond / all), rdma-resource (cross-node), memlock (IPC_LOCK/privileged),
-//   nixl backend (UCX on EFA warns); "<decode> nixl backend meets <prefill>" fails when the
-//   two share no NIXL backend;
+//   kv transfer (NIXL and its backend, or the framework's own path; UCX on EFA warns);
+//   "<decode> kv transfer meets <prefill>" fails when the two move KV differently or share no
+//   NIXL backend;
 // - NCCL_IB_DISABLE=1 on a worker that spans nodes;
 // - for an aggregated deployment a single "<dgd> transport" finding saying KV is not moved.
 std::vector<report::Finding> env_findings(const recipe::Deployment& dgd);

@@ -1,5 +1,7 @@
 #include "rules/nixl_backend.hpp"
 
+#include "recipe/model.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <string_view>
@@ -18,27 +20,6 @@ std::string upper(std::string_view s) {
       out += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   }
   return out;
-}
-
-bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
-
-// `$(NAME)` (Kubernetes), `${NAME}` and `$NAME` (the shell of `sh -c`) replaced by env's value.
-std::string expand(std::string s, const std::map<std::string, std::string>& env) {
-  for (const auto& [name, value] : env) {
-    for (const auto& ref : {"$(" + name + ")", "${" + name + "}", "$" + name}) {
-      const bool bare = ref[1] != '(' && ref[1] != '{';
-      for (std::size_t at = 0; (at = s.find(ref, at)) != std::string::npos;) {
-        auto end = at + ref.size();
-        if (bare && end < s.size() && ident_char(s[end])) {
-          at = end;  // $NAMEX is another variable
-          continue;
-        }
-        s.replace(at, ref.size(), value);
-        at += value.size();
-      }
-    }
-  }
-  return s;
 }
 
 // The strings of the first "backends": [...] list in text (backslash-escaped quotes of a
@@ -77,7 +58,61 @@ void add(KvBackends& b, const std::vector<std::string>& names, const std::string
   b.source += (b.source.empty() ? "" : ", ") + source;
 }
 
+// The first `"key": "value"` string value in text (escaped quotes read as plain ones).
+std::string json_string(std::string text, const std::string& key) {
+  text.erase(std::remove(text.begin(), text.end(), '\\'), text.end());
+  auto at = text.find("\"" + key + "\"");
+  if (at == std::string::npos) return {};
+  at = text.find_first_not_of(" :", at + key.size() + 2);
+  if (at == std::string::npos || text[at] != '"') return {};
+  auto end = text.find('"', at + 1);
+  return end == std::string::npos ? std::string() : text.substr(at + 1, end - at - 1);
+}
+
+// The word after `flag` (or after `flag=`) in a command line joined by spaces.
+std::string flag_value(const std::string& line, const std::string& flag) {
+  for (std::size_t at = line.find(flag); at != std::string::npos; at = line.find(flag, at + 1)) {
+    auto end = at + flag.size();
+    if (end >= line.size() || (line[end] != ' ' && line[end] != '=')) continue;
+    auto start = line.find_first_not_of(" =\"'", end);
+    if (start == std::string::npos) return {};
+    auto stop = line.find_first_of(" \"'\\", start);
+    return line.substr(start, stop == std::string::npos ? std::string::npos : stop - start);
+  }
+  return {};
+}
+
+void choose_library(KvBackends& b, const std::string& line, const std::optional<EngineTransceiver>& engine) {
+  if (engine) {
+    const std::string where = "cache_transceiver_config.backend" +
+                              (engine->backend.empty() ? " unset" : ": " + engine->backend) + " in " + engine->where;
+    b.library = engine->backend == "UCX" || engine->backend == "MPI" || engine->backend == "MOONCAKE"
+                    ? engine->backend : "NIXL";
+    b.library_source = where;
+    return;
+  }
+  if (auto sglang = flag_value(line, "--disaggregation-transfer-backend"); !sglang.empty()) {
+    b.library = upper(sglang);
+    b.library_source = "--disaggregation-transfer-backend " + sglang;
+    return;
+  }
+  if (auto connector = json_string(line, "kv_connector"); !connector.empty()) {
+    // A multi-connector (PdConnector, MultiConnector) carries NixlConnector among its parts.
+    const bool nixl = line.find("NixlConnector") != std::string::npos;
+    b.library = nixl ? "NIXL" : connector;
+    b.library_source = "kv_connector " + connector;
+  }
+}
+
 }  // namespace
+
+std::string KvBackends::path() const {
+  return via_nixl() ? "NIXL with " + joined() : (library == "UCX" ? "UCX directly" : library) + ", not NIXL";
+}
+
+std::string kv_path_text(const KvBackends& b) {
+  return b.library_source.empty() ? b.path() : b.path() + " (" + b.library_source + ")";
+}
 
 bool KvBackends::uses(const std::string& name) const {
   return std::find(names.begin(), names.end(), name) != names.end();
@@ -92,7 +127,8 @@ std::vector<std::string> KvBackends::plugins_needed() const {
 std::string KvBackends::joined() const { return join(names); }
 
 KvBackends kv_backends(const std::map<std::string, std::string>& env,
-                       const std::vector<std::string>& command_line) {
+                       const std::vector<std::string>& command_line,
+                       const std::optional<EngineTransceiver>& engine) {
   KvBackends b;
   for (const char* var : {"SGLANG_DISAGGREGATION_NIXL_BACKEND", "TRTLLM_NIXL_KVCACHE_BACKEND"}) {
     if (auto it = env.find(var); it != env.end() && !upper(it->second).empty())
@@ -100,7 +136,9 @@ KvBackends kv_backends(const std::map<std::string, std::string>& env,
   }
   std::string line;  // one string: a JSON value split over arguments reads whole again
   for (const auto& arg : command_line) line += (line.empty() ? "" : " ") + arg;
-  add(b, backends_list(expand(line, env)), "--kv-transfer-config");
+  line = recipe::expand_env_refs(line, env);
+  add(b, backends_list(line), "--kv-transfer-config");
+  choose_library(b, line, engine);
   for (const auto& [name, value] : env) {
     if (name.starts_with(kKvbmPrefix) && name.size() > kKvbmPrefix.size() && truthy(value))
       add_unique(b.kvbm, name.substr(kKvbmPrefix.size()));

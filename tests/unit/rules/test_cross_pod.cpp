@@ -26,18 +26,18 @@ TEST_CASE("cross-pod: versions across the deployment, env within a role") {
   CHECK(f[2].empty());  // the only decode pod: nothing to compare its env with; no UCX version
 }
 
-TEST_CASE("cross-pod: NIXL backends differing across the deployment warn") {
+TEST_CASE("cross-pod: KV transfer paths differing across the deployment warn") {
   probe::NodeFacts a;
   probe::NixlFacts n;
-  const std::vector<rules::PodFacts> pods{{"p-0", "prefill", &a, &n, "LIBFABRIC"},
-                                          {"d-0", "decode", &a, &n, "UCX"},
-                                          {"d-1", "decode", &a, &n, "LIBFABRIC"}};
+  const std::vector<rules::PodFacts> pods{{"p-0", "prefill", &a, &n, "NIXL with LIBFABRIC"},
+                                          {"d-0", "decode", &a, &n, "NIXL with UCX"},
+                                          {"d-1", "decode", &a, &n, "NIXL with LIBFABRIC"}};
   const auto f = rules::cross_pod_findings(pods);
   CHECK(f[0].empty());
   REQUIRE(f[1].size() == 1);
-  CHECK(f[1][0].name == "nixl backends");
+  CHECK(f[1][0].name == "kv transfer");
   CHECK(f[1][0].layer == report::Layer::nixl);
-  CHECK(f[1][0].detail == "differs from p-0: UCX here, LIBFABRIC there");
+  CHECK(f[1][0].detail == "differs from p-0: NIXL with UCX here, NIXL with LIBFABRIC there");
   CHECK(f[2].empty());
 }
 

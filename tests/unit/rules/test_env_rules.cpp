@@ -200,39 +200,43 @@ TEST_CASE("every transport variable is listed per service with its value; secret
   CHECK(find(f, "prefill NCCL_IB_HCA")->detail == "from configMapKeyRef:fabric/hca");
 }
 
-TEST_CASE("nixl backend: LIBFABRIC on EFA as the recipes choose it, said with its source") {
+TEST_CASE("kv transfer: LIBFABRIC on EFA as the recipes choose it, said with its source") {
   const auto inline_arg =
       rules::env_findings(recipe_dgd("nemotron-3.5-lightning/vllm/disagg-h100-dflash/deploy.yaml"));
-  const auto* p = find(inline_arg, "VllmPrefillWorker nixl backend");
+  const auto* p = find(inline_arg, "VllmPrefillWorker kv transfer");
   REQUIRE(p);
   CHECK(p->status == Status::ok);
-  CHECK(p->detail == "LIBFABRIC (from --kv-transfer-config)");
+  CHECK(p->detail == "NIXL with LIBFABRIC; backend from --kv-transfer-config; kv_connector NixlConnector");
   CHECK_FALSE(p->required);
   const auto through_var =
       rules::env_findings(recipe_dgd("qwen3-32b/vllm/cloud-providers/deploy-aws-p5.48xlarge.yaml"));
-  CHECK(find(through_var, "DecodeWorker nixl backend")->detail ==
-        "LIBFABRIC (from --kv-transfer-config); KVBM: LIBFABRIC");
+  CHECK(find(through_var, "DecodeWorker kv transfer")->detail ==
+        "NIXL with LIBFABRIC; backend from --kv-transfer-config; kv_connector NixlConnector; KVBM: LIBFABRIC");
   const auto none_set =
       rules::env_findings(recipe_dgd("qwen3-32b/vllm/cloud-providers/deploy-gke-roce.yaml"));
-  CHECK(find(none_set, "DecodeWorker nixl backend")->detail ==
-        "UCX (not set in the recipe: the framework's default)");
+  CHECK(find(none_set, "DecodeWorker kv transfer")->detail ==
+        "NIXL with UCX; backend not set in the recipe (the framework's default); kv_connector NixlConnector");
 }
 
-TEST_CASE("nixl backend: a TRT-LLM recipe on EFA that sets only KVBM's backend warns") {
+TEST_CASE("kv transfer: a TRT-LLM recipe on EFA that sets only KVBM's backend warns") {
   const auto f = rules::env_findings(
       recipe_dgd("qwen3-235b-a22b-fp8/trtllm/disagg/blackwell/deploy-aws-p6-b200.48xlarge.yaml"));
-  for (const char* name : {"PrefillWorker nixl backend", "DecodeWorker nixl backend"}) {
-    CAPTURE(name);
-    const auto* b = find(f, name);
+  for (const char* role : {"prefill", "decode"}) {
+    CAPTURE(role);
+    const std::string cap = role == std::string("prefill") ? "Prefill" : "Decode";
+    const auto* b = find(f, cap + "Worker kv transfer");
     REQUIRE(b);
     CHECK(b->status == Status::warn);
-    CHECK(b->detail == "UCX (not set in the recipe: the framework's default); KVBM: LIBFABRIC on EFA "
+    // Its engine config (a ConfigMap in the same manifest) leaves the transceiver on DEFAULT: NIXL.
+    CHECK(b->detail == "NIXL with UCX; backend not set in the recipe (the framework's default); "
+                       "cache_transceiver_config.backend: DEFAULT in /engine_configs/" + std::string(role) +
+                       ".yaml from ConfigMap " + role + "-config; KVBM: LIBFABRIC on EFA "
                        "(vpc.amazonaws.com/efa): UCX on EFA has no GPUDirect on kernels >= 6.8");
-    CHECK(b->next.starts_with("choose LIBFABRIC for the KV transfer: TRTLLM_NIXL_KVCACHE_BACKEND=LIBFABRIC"));
+    CHECK(b->next.starts_with("choose NIXL's LIBFABRIC backend for the KV transfer: TRTLLM_NIXL_KVCACHE_BACKEND=LIBFABRIC"));
   }
 }
 
-TEST_CASE("nixl backend: UCX on an EFA resource warns; prefill and decode without a common backend fail") {
+TEST_CASE("kv transfer: UCX on an EFA resource warns; prefill and decode without a common backend fail") {
   const std::string efa =
       "apiVersion: nvidia.com/v1beta1\nkind: DynamoGraphDeployment\nmetadata: {name: t}\nspec:\n"
       "  components:\n"
@@ -244,17 +248,60 @@ TEST_CASE("nixl backend: UCX on an EFA resource warns; prefill and decode withou
       "          containers:\n            - name: main\n"
       "              resources: {limits: {nvidia.com/gpu: 8, vpc.amazonaws.com/efa: 32}}\n";
   const auto f = rules::env_findings(inline_dgd(efa));
-  CHECK(find(f, "prefill nixl backend")->status == Status::ok);
-  const auto* d = find(f, "decode nixl backend");
+  CHECK(find(f, "prefill kv transfer")->status == Status::ok);
+  const auto* d = find(f, "decode kv transfer");
   REQUIRE(d);
   CHECK(d->status == Status::warn);
-  CHECK(d->detail == "UCX (not set in the recipe: the framework's default) on EFA (vpc.amazonaws.com/efa): "
+  CHECK(d->detail == "NIXL with UCX; backend not set in the recipe (the framework's default) on EFA (vpc.amazonaws.com/efa): "
                      "UCX on EFA has no GPUDirect on kernels >= 6.8");
-  const auto* meet = find(f, "decode nixl backend meets prefill");
+  const auto* meet = find(f, "decode kv transfer meets prefill");
   REQUIRE(meet);
   CHECK(meet->status == Status::fail);
   CHECK(meet->detail == "prefill uses LIBFABRIC, decode uses UCX: NIXL has no backend in common, KV "
                         "cannot move between them");
   CHECK(find(rules::env_findings(recipe_dgd("qwen3-32b/vllm/cloud-providers/deploy-aws-p5.48xlarge.yaml")),
-             "DecodeWorker nixl backend meets PrefillWorker") == nullptr);
+             "DecodeWorker kv transfer meets PrefillWorker") == nullptr);
+}
+
+TEST_CASE("kv transfer: TRT-LLM's cache transceiver on UCX bypasses NIXL, read from the recipe's ConfigMap") {
+  // "NIXL/MOONCAKE do not support Mamba SSM state transfer": this recipe moves KV over UCX itself.
+  const auto f = rules::env_findings(recipe_dgd("nemotron-3-super-fp8/trtllm/disagg/deploy.yaml"));
+  const auto* p = find(f, "TrtllmPrefillWorker kv transfer");
+  REQUIRE(p);
+  CHECK(p->status == Status::ok);
+  CHECK(p->detail == "UCX directly, not NIXL; cache_transceiver_config.backend: UCX in "
+                     "/opt/dynamo/configs/config.yaml from ConfigMap nemotron-super-prefill-config");
+  CHECK(find(f, "TrtllmDecodeWorker kv transfer meets TrtllmPrefillWorker") == nullptr);
+}
+
+TEST_CASE("kv transfer: prefill and decode that move KV differently cannot connect") {
+  const std::string yaml =
+      "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: engine}\ndata:\n"
+      "  prefill.yaml: |\n    cache_transceiver_config:\n      backend: UCX\n"
+      "  decode.yaml: |\n    cache_transceiver_config:\n      backend: DEFAULT\n"
+      "---\n"
+      "apiVersion: nvidia.com/v1beta1\nkind: DynamoGraphDeployment\nmetadata: {name: t}\nspec:\n"
+      "  components:\n"
+      "    - name: prefill\n      type: prefill\n      podTemplate:\n        spec:\n"
+      "          volumes: [{name: cfg, configMap: {name: engine}}]\n"
+      "          containers:\n            - name: main\n"
+      "              args: [python3, -m, dynamo.trtllm, --extra-engine-args, /config/prefill.yaml]\n"
+      "              volumeMounts: [{name: cfg, mountPath: /config/}]\n"
+      "    - name: decode\n      type: decode\n      podTemplate:\n        spec:\n"
+      "          volumes: [{name: cfg, configMap: {name: engine}}]\n"
+      "          containers:\n            - name: main\n"
+      "              env: [{name: ENGINE_ARGS, value: /etc/decode.yaml}]\n"
+      "              args: [python3, -m, dynamo.trtllm, \"--extra-engine-args=$(ENGINE_ARGS)\"]\n"
+      "              volumeMounts: [{name: cfg, mountPath: /etc/decode.yaml, subPath: decode.yaml}]\n";
+  const auto f = rules::env_findings(inline_dgd(yaml));
+  CHECK(find(f, "decode kv transfer")->detail ==
+        "NIXL with UCX; backend not set in the recipe (the framework's default); cache_transceiver_config.backend: "
+        "DEFAULT in /etc/decode.yaml from ConfigMap engine");
+  const auto* meet = find(f, "decode kv transfer meets prefill");
+  REQUIRE(meet);
+  CHECK(meet->status == Status::fail);
+  CHECK(meet->detail == "prefill moves KV with UCX directly, not NIXL (cache_transceiver_config.backend: UCX in "
+                        "/config/prefill.yaml from ConfigMap engine), decode with NIXL with UCX "
+                        "(cache_transceiver_config.backend: DEFAULT in /etc/decode.yaml from ConfigMap engine): "
+                        "the two sides cannot connect");
 }

@@ -82,3 +82,33 @@ TEST_CASE("nixl backend: TRT-LLM and SGLang variables") {
   CHECK_FALSE(sgl.is_default());
   CHECK(kv_backends({{"TRTLLM_NIXL_KVCACHE_BACKEND", " "}}, {}).is_default());
 }
+
+TEST_CASE("kv library: NIXL unless the framework is told to move KV another way") {
+  using icheck::rules::EngineTransceiver;
+  CHECK(kv_backends({}, {}).via_nixl());
+  CHECK(kv_backends({}, {}).library_source.empty());
+  // TRT-LLM's engine config: UCX, MPI and MOONCAKE bypass NIXL; DEFAULT, NIXL and unset use it.
+  auto ucx = kv_backends({}, {}, EngineTransceiver{"UCX", "/config/prefill.yaml"});
+  CHECK(ucx.library == "UCX");
+  CHECK(ucx.path() == "UCX directly, not NIXL");
+  CHECK(kv_path_text(ucx) == "UCX directly, not NIXL (cache_transceiver_config.backend: UCX in /config/prefill.yaml)");
+  CHECK(kv_backends({}, {}, EngineTransceiver{"MPI", "x"}).path() == "MPI, not NIXL");
+  for (const char* nixl : {"DEFAULT", "NIXL", ""}) {
+    CAPTURE(nixl);
+    auto b = kv_backends({{"TRTLLM_NIXL_KVCACHE_BACKEND", "LIBFABRIC"}}, {}, EngineTransceiver{nixl, "x"});
+    CHECK(b.path() == "NIXL with LIBFABRIC");
+  }
+  CHECK(kv_backends({}, {}, EngineTransceiver{"", "x"}).library_source ==
+        "cache_transceiver_config.backend unset in x");
+  // SGLang: tests/recipes/nemotron-3-super-fp8/sglang/disagg/deploy.yaml passes nixl; mooncake is SGLang's own.
+  CHECK(kv_backends({}, {"python3 -m dynamo.sglang --disaggregation-transfer-backend nixl --tp 4"}).via_nixl());
+  auto mooncake = kv_backends({}, {"python3", "-m", "dynamo.sglang", "--disaggregation-transfer-backend=mooncake"});
+  CHECK(mooncake.path() == "MOONCAKE, not NIXL");
+  CHECK(mooncake.library_source == "--disaggregation-transfer-backend mooncake");
+  // vLLM: a connector other than NixlConnector (alone or inside a multi-connector).
+  CHECK(kv_backends({}, {"--kv-transfer-config", R"({"kv_connector":"LMCacheConnectorV1","kv_role":"kv_both"})"})
+            .path() == "LMCacheConnectorV1, not NIXL");
+  CHECK(kv_backends({}, {"--kv-transfer-config",
+                         R"({"kv_connector":"PdConnector","kv_connector_extra_config":{"connectors":[{"kv_connector":"LMCacheConnectorV1"},{"kv_connector":"NixlConnector"}]}})"})
+            .via_nixl());
+}

@@ -1,0 +1,104 @@
+// TRT-LLM workers read their engine settings (cache_transceiver_config among them) from the file
+// given by --extra-engine-args; Dynamo's TRT-LLM recipes ship that file as a ConfigMap in the
+// same manifest, mounted into the worker (shared/reference/dynamo-nixl.md).
+#include "recipe/engine_config.hpp"
+#include "recipe/services.hpp"
+#include "recipe/yaml_read.hpp"
+
+#include <cctype>
+
+namespace icheck::recipe::detail {
+namespace {
+
+constexpr std::string_view k_flag = "--extra-engine-args";
+
+std::string unquoted(std::string s) {
+  while (!s.empty() && (s.front() == '"' || s.front() == '\'')) s.erase(s.begin());
+  while (!s.empty() && (s.back() == '"' || s.back() == '\'' || s.back() == ';')) s.pop_back();
+  return s;
+}
+
+// The value of --extra-engine-args (as its own word or with '='), references expanded.
+std::string engine_args_path(const Service& s) {
+  for (std::size_t i = 0; i < s.args.size(); ++i) {
+    const auto& arg = s.args[i];
+    std::string value;
+    if (arg == k_flag && i + 1 < s.args.size()) {
+      value = s.args[i + 1];
+    } else if (arg.starts_with(std::string(k_flag) + "=")) {
+      value = arg.substr(k_flag.size() + 1);
+    } else {
+      continue;
+    }
+    return unquoted(expand_env_refs(unquoted(value), literal_env(s)));
+  }
+  return {};
+}
+
+}  // namespace
+
+void read_config_mounts(const YAML::Node& pod_spec, const YAML::Node& container, Service& service) {
+  std::map<std::string, std::string> config_volumes;  // volume name -> ConfigMap name
+  const YAML::Node volumes = child(pod_spec, "volumes");
+  if (volumes.IsDefined() && volumes.IsSequence()) {
+    for (const auto& v : volumes) {
+      const std::string map = scalar(child(child(v, "configMap"), "name"));
+      if (!map.empty()) config_volumes[scalar(child(v, "name"))] = map;
+    }
+  }
+  const YAML::Node mounts = child(container, "volumeMounts");
+  if (!mounts.IsDefined() || !mounts.IsSequence()) return;
+  for (const auto& m : mounts) {
+    auto found = config_volumes.find(scalar(child(m, "name")));
+    std::string path = scalar(child(m, "mountPath"));
+    if (found == config_volumes.end() || path.empty()) continue;
+    while (path.size() > 1 && path.back() == '/') path.pop_back();
+    service.config_mounts.push_back({path, found->second, scalar(child(m, "subPath"))});
+  }
+}
+
+void resolve_engine_configs(ManifestFile& file) {
+  for (auto& dgd : file.deployments) {
+    for (auto& s : dgd.services) {
+      s.engine_config_path = engine_args_path(s);
+      if (s.engine_config_path.empty()) continue;
+      const auto& path = s.engine_config_path;
+      for (const auto& mount : s.config_mounts) {
+        std::string key;
+        if (!mount.sub_path.empty()) {
+          if (path != mount.path) continue;
+          key = mount.sub_path;
+        } else if (path.size() > mount.path.size() + 1 && path.starts_with(mount.path + "/")) {
+          key = path.substr(mount.path.size() + 1);
+        } else {
+          continue;
+        }
+        auto map = file.config_maps.find(mount.config_map);
+        if (map == file.config_maps.end()) continue;
+        if (auto text = map->second.find(key); text != map->second.end()) {
+          s.engine_config = text->second;
+          s.engine_config_map = mount.config_map;
+        }
+      }
+    }
+  }
+}
+
+}  // namespace icheck::recipe::detail
+
+namespace icheck::recipe {
+
+std::optional<std::string> transceiver_backend(std::string_view text) {
+  YAML::Node doc;
+  try {
+    doc = YAML::Load(std::string(text));
+  } catch (const YAML::Exception&) {
+    return std::nullopt;
+  }
+  if (!doc.IsDefined() || !doc.IsMap()) return std::nullopt;
+  std::string value = detail::scalar(detail::child(detail::child(doc, "cache_transceiver_config"), "backend"));
+  for (auto& c : value) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return value;
+}
+
+}  // namespace icheck::recipe
