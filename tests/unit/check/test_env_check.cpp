@@ -48,7 +48,7 @@ TEST_CASE("env facts: the deployment's typed shape") {
         R"("env":{"decode":{"GLOO_SOCKET_IFNAME":"eth0"},"prefill":{"GLOO_SOCKET_IFNAME":"eth0"}}})");
 }
 
-TEST_CASE("env on an aggregated recipe: transport not exercised; non-DGD files are limitations") {
+TEST_CASE("env on an aggregated recipe: transport not exercised, non-DGD files are limitations") {
   auto report = check::check_env({recipes / "llama-3-70b/vllm/agg", false});
   REQUIRE(report.has_value());
   REQUIRE(report->targets.size() == 1);

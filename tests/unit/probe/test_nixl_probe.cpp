@@ -186,7 +186,7 @@ TEST_CASE("nixl probe: nixlbench --help without asio flags means an etcd-only bu
   CHECK_FALSE(unknown.tools.nixlbench->asio.has_value());
 }
 
-TEST_CASE("nixl probe: NIXL_PLUGIN_DIR names a missing directory; python timed out") {
+TEST_CASE("nixl probe: NIXL_PLUGIN_DIR names a missing directory, python timed out") {
   auto f = parse_nixl_probe(
       "@@icheck:begin nixl_dirs@@\n! env /opt/nixl/plugins\n@@icheck:end nixl_dirs rc=0@@\n"
       "@@icheck:begin nixl_python@@\n@@icheck:end nixl_python rc=124@@\n");

@@ -131,7 +131,7 @@ TEST_CASE("nixlbench: largest block wins over a faster smaller block") {
   CHECK(r.max_gb_per_s() == 23.0);
 }
 
-TEST_CASE("ucx_perftest: Final row wins over later progress rows; GB/s is MB/s / 1000") {
+TEST_CASE("ucx_perftest: Final row wins over later progress rows, GB/s is MB/s / 1000") {
   // synthetic: the current ucx_perftest layout
   auto r = parse_ucx_perftest(
       "|    Stage     | # iterations | 50.0%ile | average | overall |  average |  overall |  average  |  overall  |\n"

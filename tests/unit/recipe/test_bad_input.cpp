@@ -44,7 +44,7 @@ TEST_CASE("a folder with manifests only in subfolders hints at --recursive") {
   CHECK(recursive->front().display_name == "efa/deploy.yaml");
 }
 
-TEST_CASE("a YAML syntax error names file and line; the other files still load") {
+TEST_CASE("a YAML syntax error names file and line, the other files still load") {
   test::TempDir dir;
   dir.write("a-good.yaml", minimal_dgd);
   dir.write("b-broken.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: [unclosed\n");

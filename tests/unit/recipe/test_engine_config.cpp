@@ -7,7 +7,7 @@
 
 using namespace icheck::recipe;
 
-TEST_CASE("engine config: cache_transceiver_config.backend, upper case; unset or unreadable said apart") {
+TEST_CASE("engine config: cache_transceiver_config.backend, upper case, unset and unreadable said apart") {
   CHECK(transceiver_backend("backend: pytorch\ncache_transceiver_config:\n  backend: ucx\n") == "UCX");
   CHECK(transceiver_backend("backend: pytorch\n") == "");
   CHECK_FALSE(transceiver_backend("cache_transceiver_config: [").has_value());

@@ -142,7 +142,7 @@ TEST_CASE("anchors and aliases: the kustomize base shares one env list") {
   CHECK(recipe::find_env(decode, "MODEL_NAME")->value == "Qwen/Qwen3-32B");
 }
 
-TEST_CASE("other kinds in a manifest are listed; ComputeDomain marks the deployment") {
+TEST_CASE("other kinds in a manifest are listed, ComputeDomain marks the deployment") {
   auto files = recipe::load_recipe(
       test::recipes_root / "deepseek-v4/deepseek-v4-pro/sglang/disagg-gb200/deploy.yaml", false);
   REQUIRE(files.has_value());

@@ -49,7 +49,7 @@ spec:
   CHECK(dgd.services[5].role == "frontend");
 }
 
-TEST_CASE("component env overrides graph env; valueFrom is a reference; envFrom listed") {
+TEST_CASE("component env overrides graph env, valueFrom is a reference, envFrom listed") {
   const auto dgd = parse_one(R"(apiVersion: nvidia.com/v1beta1
 kind: DynamoGraphDeployment
 metadata: {name: envs}
@@ -96,7 +96,7 @@ spec:
   CHECK(decode.env_from == std::vector<std::string>{"secretRef:creds", "configMapRef:common"});
 }
 
-TEST_CASE("v1alpha1: spec.envs < service envs < mainContainer env; claims mark MNNVL") {
+TEST_CASE("v1alpha1: spec.envs < service envs < mainContainer env, claims mark MNNVL") {
   const auto dgd = parse_one(R"(apiVersion: nvidia.com/v1alpha1
 kind: DynamoGraphDeployment
 metadata: {name: layered}

@@ -41,7 +41,7 @@ TEST_CASE("cross-pod: KV transfer paths differing across the deployment warn") {
   CHECK(f[2].empty());
 }
 
-TEST_CASE("cross-pod: Active ports differing within a role warn; down ports do not count") {
+TEST_CASE("cross-pod: Active ports differing within a role warn, down ports do not count") {
   auto port = [](const std::string& dev, double rate, probe::PortState state) {
     probe::IbPort p;
     p.device = dev;

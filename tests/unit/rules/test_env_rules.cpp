@@ -185,7 +185,7 @@ TEST_CASE("aggregated deployment: transport not exercised, no disagg-only judgem
   }
 }
 
-TEST_CASE("every transport variable is listed per service with its value; secrets masked") {
+TEST_CASE("every transport variable is listed per service with its value, secrets masked") {
   const auto r1 = rules::env_findings(recipe_dgd("deepseek-r1/vllm/disagg/deploy_hopper_16gpu.yaml"));
   const auto* gloo = find(r1, "decode GLOO_SOCKET_IFNAME");
   REQUIRE(gloo);
@@ -236,7 +236,7 @@ TEST_CASE("kv transfer: a TRT-LLM recipe on EFA that sets only KVBM's backend wa
   }
 }
 
-TEST_CASE("kv transfer: UCX on an EFA resource warns; prefill and decode without a common backend fail") {
+TEST_CASE("kv transfer: UCX on an EFA resource warns, prefill and decode without a common backend fail") {
   const std::string efa =
       "apiVersion: nvidia.com/v1beta1\nkind: DynamoGraphDeployment\nmetadata: {name: t}\nspec:\n"
       "  components:\n"

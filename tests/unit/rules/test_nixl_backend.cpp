@@ -25,7 +25,7 @@ TEST_CASE("nixl backend: none set is UCX by default") {
   CHECK(b.joined() == "UCX");
 }
 
-TEST_CASE("nixl backend: vLLM --kv-transfer-config through a shell variable; KVBM flags kept apart") {
+TEST_CASE("nixl backend: vLLM --kv-transfer-config through a shell variable, KVBM flags kept apart") {
   auto b = kv_backends({{"KV_TRANSFER_CONFIG", kAwsConfig},
                         {"DYN_KVBM_NIXL_BACKEND_LIBFABRIC", "true"},
                         {"DYN_KVBM_NIXL_BACKEND_UCX", "false"}},

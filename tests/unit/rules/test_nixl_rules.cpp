@@ -89,7 +89,7 @@ TEST_CASE("nixl rules: one plugin finding per backend the pod uses") {
                                                   "DYN_KVBM_NIXL_BACKEND_GDS)");
 }
 
-TEST_CASE("nixl rules: EFA devices with UCX warn; with LIBFABRIC they do not") {
+TEST_CASE("nixl rules: EFA devices with UCX warn, with LIBFABRIC they do not") {
   auto f = wheel_install();
   f.efa_devices = {"rdmap16s27"};
   auto ucx_out = rules::judge_nixl(f, {});

@@ -202,7 +202,7 @@ TEST_CASE("node: GDRCopy absent is an optional warn, never a fail") {
   CHECK(contains(find(judge(p), "gdrcopy").detail, "gdrdrv loaded on the node but /dev/gdrdrv is not in the pod"));
 }
 
-TEST_CASE("node: UCX tcp-only falls back to TCP; old UCX warns; ucx_info absent is skipped with a next command") {
+TEST_CASE("node: UCX tcp-only falls back to TCP, old UCX warns, ucx_info absent is skipped with a next command") {
   auto p = healthy_h100();
   p.set("ucx_info_d", ucx_tcp_only());
   auto fs = judge(p);

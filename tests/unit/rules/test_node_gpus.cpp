@@ -18,7 +18,7 @@ Probe toolless() {
 }
 }  // namespace
 
-TEST_CASE("node: tool-less image (sysfs only): tools skipped, never ok; sysfs still judged") {
+TEST_CASE("node: tool-less image (sysfs only): tools skipped, never ok, sysfs still judged") {
   auto fs = judge(toolless());
   CHECK(find(fs, "ports").status == Status::ok);
   CHECK(find(fs, "devices").status == Status::ok);
@@ -67,7 +67,7 @@ TEST_CASE("node: PCIe-only GPUs: 'no NVLink on this part', never NVLink down") {
                     "NODE, GPU2→mlx5_2 NODE, GPU3→mlx5_2 NODE");
 }
 
-TEST_CASE("node: NVLink expected from topo; inactive links then warn, all-inactive fails") {
+TEST_CASE("node: NVLink expected from topo, inactive links then warn, all-inactive fails") {
   auto p = healthy_h100();
   auto nv = fixture("nvidia-smi-nvlink/h100-gpu0-status-18links-and-capabilities.txt");
   nv.replace(nv.find("Link 3: 26.562 GB/s"), 19, "Link 3: <inactive>");

@@ -71,7 +71,7 @@ TEST_CASE("pairing: every pair on one node says RDMA is not exercised") {
         "10.0.1.6 -t tag_bw -m cuda -s 134217728 -n 100 -p 13337");
 }
 
-TEST_CASE("pairing: nixlbench without ASIO needs etcd; falls back to ucx_perftest, then nixl_test") {
+TEST_CASE("pairing: nixlbench without ASIO needs etcd, falls back to ucx_perftest, then nixl_test") {
   auto p = pod("p", "prefill", "n1", "10.0.0.1");
   auto d = pod("d", "decode", "n2", "10.0.0.2");
   give_nixlbench(p, false);
@@ -126,7 +126,7 @@ TEST_CASE("pairing: parse_pair and shell quoting") {
   CHECK(rules::shell_line({"echo", "it's", "a b"}) == "echo 'it'\\''s' 'a b'");
 }
 
-TEST_CASE("pairing: nixlbench tests the backend both pods use; none in common is said") {
+TEST_CASE("pairing: nixlbench tests the backend both pods use, none in common is said") {
   auto p0 = pod("p", "prefill", "gpu-a01", "10.0.1.5");
   auto d0 = pod("d", "decode", "gpu-a02", "10.0.2.6");
   for (auto* p : {&p0, &d0}) give_nixlbench(*p, true);

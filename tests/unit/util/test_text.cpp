@@ -30,7 +30,7 @@ TEST_CASE("text: key_value splits at the first colon, both sides trimmed") {
   CHECK_FALSE(text::key_value("no colon").has_value());
 }
 
-TEST_CASE("text: numbers are whole or refused; leading_number takes the first") {
+TEST_CASE("text: numbers are whole or refused, leading_number takes the first") {
   CHECK(text::to_int(" 42 ") == 42);
   CHECK_FALSE(text::to_int("42x").has_value());
   CHECK_FALSE(text::to_int("").has_value());
