@@ -18,7 +18,7 @@ std::vector<rules::PairCandidate> candidates(const PodRun& run) {
     if (p.parsed) {
       const auto& pod = p.probe.pod;
       list.push_back({pod.name, pod.namespace_, pod.node, pod.pod_ip, pod.role, pod.container,
-                      p.nixl, p.backends.names});
+                      p.nixl, p.backends.names, p.backends.library});
     }
   }
   return list;
@@ -125,6 +125,11 @@ void judge_nixl_pods(PodRun& run, const Options& options, report::Report& report
         kvbm.emplace_back(n);
       }
       facts["kvbmBackends"] = std::move(kvbm);
+      facts["kvLibrary"] = context.backends.library;
+      facts["kvLibrarySource"] = context.backends.library_source;
+      if (p.nixl.engine_config) {
+        facts["engineConfig"] = p.nixl.engine_config->path;  // the path only: the file may hold anything
+      }
       p.target.facts["nixl"] = std::move(facts);
     }
   }

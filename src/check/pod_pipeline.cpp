@@ -34,7 +34,8 @@ Expected<PodRun> run_pods(const Options& options, const std::vector<std::string>
       const auto sections = probe::split_sections(p.probe.result->out);  // once for both
       p.node = probe::parse_node_probe(sections);
       p.nixl = probe::parse_nixl_probe(sections);
-      p.backends = rules::kv_backends(p.nixl.backend_env, p.probe.pod.command_line);
+      p.backends = rules::kv_backends(p.nixl.backend_env, p.probe.pod.command_line,
+                                      rules::engine_transceiver(p.nixl));
     }
     run.probed.push_back(std::move(p));
   }

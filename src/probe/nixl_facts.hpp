@@ -56,6 +56,14 @@ struct UcxInProcess {
   std::vector<std::string> libs;  // distinct libucs*/libucp* paths mapped, in first-seen order
 };
 
+// TRT-LLM's --extra-engine-args file as a running process in the pod was given it.
+struct EngineConfigFile {
+  std::string pid;
+  std::string comm;
+  std::string path;                 // as the process's argv names it
+  std::optional<std::string> text;  // nullopt: the file could not be read
+};
+
 struct NixlFacts {
   bool probed = false;                 // the fragment's sections were seen at all
   std::string plugin_dir_env;          // NIXL_PLUGIN_DIR as set in the container ("" unset)
@@ -70,6 +78,7 @@ struct NixlFacts {
   NixlTools tools;
   std::vector<std::string> efa_devices;
   std::optional<UcxInProcess> ucx_in_process;  // nullopt: no process maps UCX, or no grep
+  std::optional<EngineConfigFile> engine_config;  // nullopt: no process has --extra-engine-args
 
   bool nixl_found() const { return !plugin_dirs.empty() || python_import.ok; }
   // The directory NIXL loads plugins from: NIXL_PLUGIN_DIR first, else the first one found.

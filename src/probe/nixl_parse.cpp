@@ -221,6 +221,27 @@ void read_ucx_maps(const Section& s, NixlFacts& f) {
   }
 }
 
+void read_engine_config(const Section& s, NixlFacts& f) {
+  if (s.absent) return;
+  std::string_view body = s.body;
+  if (!body.empty() && body.front() == '\n') body.remove_prefix(1);
+  EngineConfigFile e;
+  const auto file_at = body.find("\n--- file\n");
+  const auto head = text::lines(body.substr(0, file_at));
+  for (auto line : head) {
+    auto w = text::words(line);
+    if (w.size() >= 2 && w[0] == "pid") {
+      e.pid = w[1];
+      e.comm = w.size() > 2 ? std::string(w[2]) : "";
+    } else if (line.starts_with("path ")) {
+      e.path = line.substr(5);
+    }
+  }
+  if (e.path.empty()) return;
+  if (file_at != std::string_view::npos) e.text = std::string(body.substr(file_at + 10));
+  f.engine_config = std::move(e);
+}
+
 }  // namespace
 
 bool NixlPluginDir::has(std::string_view backend) const {
@@ -255,6 +276,7 @@ NixlFacts parse_nixl_probe(const ProbeOutput& out) {
       {"nixl_python", read_python},     {"nixl_versions", read_versions},
       {"nixl_tools", read_tools},       {"nixl_bench_help", read_bench_help},
       {"nixl_efa", read_efa},           {"nixl_ucx_maps", read_ucx_maps},
+      {"nixl_engine_config", read_engine_config},
   };
   for (const auto& [name, read] : readers) {
     if (const auto* s = out.find(name)) {

@@ -215,6 +215,50 @@ if nx_which grep; then
 else
   nx_end nixl_ucx_maps absent
 fi
+
+# TRT-LLM's engine config (cache_transceiver_config picks NIXL or UCX directly): the file named
+# by --extra-engine-args in a running process's own argv, read as that process sees it. The
+# pattern's [s] keeps grep from matching its own command line.
+nx_begin nixl_engine_config
+nx_rc=absent
+if nx_which grep && nx_grep=$nx_found && nx_which tr; then
+  nx_rc=0
+  nx_tr=$nx_found
+  for nx_f in $(nx_bounded 3 "$nx_grep" -l -s -E 'extra[-_]engine[-_]arg[s]' /proc/[0-9]*/cmdline 2>/dev/null); do
+    nx_p=${nx_f#/proc/}
+    nx_p=${nx_p%%/*}
+    [ "$nx_p" = "$$" ] && continue
+    nx_path=
+    nx_next=
+    while IFS= read -r nx_a; do
+      if [ -n "$nx_next" ]; then nx_path=$nx_a; break; fi
+      case $nx_a in
+        --extra-engine-args|--extra_engine_args) nx_next=1 ;;
+        --extra-engine-args=*|--extra_engine_args=*) nx_path=${nx_a#*=}; break ;;
+      esac
+    done <<NX_ARGS
+$("$nx_tr" '\000' '\n' < "$nx_f" 2>/dev/null)
+NX_ARGS
+    [ -n "$nx_path" ] || continue
+    nx_comm=
+    [ -r "/proc/$nx_p/comm" ] && IFS= read -r nx_comm < "/proc/$nx_p/comm"
+    printf 'pid %s %s\npath %s\n' "$nx_p" "$nx_comm" "$nx_path"
+    case $nx_path in /*) nx_file=$nx_path ;; *) nx_file=/proc/$nx_p/cwd/$nx_path ;; esac
+    if [ -r "$nx_file" ] && [ -f "$nx_file" ]; then
+      printf '%s\n' '--- file'
+      nx_n=0
+      while [ "$nx_n" -lt 2000 ] && IFS= read -r nx_line || [ -n "$nx_line" ]; do
+        printf '%s\n' "$nx_line"
+        nx_n=$((nx_n + 1))
+        nx_line=
+      done < "$nx_file"
+    else
+      printf 'unreadable\n'
+    fi
+    break
+  done
+fi
+nx_end nixl_engine_config "$nx_rc"
 )ICHECK_SH";
 }
 

@@ -1,5 +1,6 @@
 #include "rules/nixl_backend.hpp"
 
+#include "recipe/engine_config.hpp"
 #include "recipe/model.hpp"
 
 #include <algorithm>
@@ -105,6 +106,15 @@ void choose_library(KvBackends& b, const std::string& line, const std::optional<
 }
 
 }  // namespace
+
+std::optional<EngineTransceiver> engine_transceiver(const probe::NixlFacts& facts) {
+  const auto& e = facts.engine_config;
+  if (!e || !e->text) return std::nullopt;
+  auto backend = recipe::transceiver_backend(*e->text);
+  if (!backend) return std::nullopt;
+  return EngineTransceiver{*backend, e->path + ", given to " + (e->comm.empty() ? "pid " + e->pid
+                                                                               : e->comm + " (pid " + e->pid + ")")};
+}
 
 std::string KvBackends::path() const {
   return via_nixl() ? "NIXL with " + joined() : (library == "UCX" ? "UCX directly" : library) + ", not NIXL";

@@ -13,6 +13,8 @@
 // --disaggregation-transfer-backend (nixl, mooncake, ...), vLLM's kv_connector
 // (NixlConnector, or another connector). Pure.
 
+#include "probe/nixl_facts.hpp"
+
 #include <map>
 #include <optional>
 #include <string>
@@ -41,6 +43,10 @@ struct EngineTransceiver {
   std::string backend;
   std::string where;
 };
+
+// The engine config a process in the pod was started with (probe::NixlFacts::engine_config);
+// nullopt when there is none, or it could not be read as YAML.
+std::optional<EngineTransceiver> engine_transceiver(const probe::NixlFacts& facts);
 
 // env: the container's backend variables (probe::NixlFacts::backend_env); command_line: the
 // container's command + args from the pod spec, `$(VAR)` references expanded from env.

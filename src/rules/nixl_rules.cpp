@@ -77,9 +77,12 @@ Finding versions(const NixlFacts& f) {
 }
 
 Finding efa(const NixlFacts& f, const KvBackends& backends) {
-  std::string detail = "EFA devices (" + join(f.efa_devices) + ") with the " + backends.joined() +
-                       " backend" + (backends.names.size() > 1 ? "s" : "");
-  if (!backends.uses("UCX")) return nixl_finding("efa", Status::ok, detail, {}, false);
+  std::string detail = "EFA devices (" + join(f.efa_devices) + ") with " +
+                       (backends.via_nixl() ? "the " + backends.joined() + " backend" +
+                                                  (backends.names.size() > 1 ? "s" : "")
+                                            : "KV moved by " + backends.path());
+  const bool ucx = backends.via_nixl() ? backends.uses("UCX") : backends.library == "UCX";
+  if (!ucx) return nixl_finding("efa", Status::ok, detail, {}, false);
   const auto* dir = f.active_plugin_dir();
   bool has_libfabric = dir && dir->has("LIBFABRIC");
   return nixl_finding("efa", Status::warn,
@@ -120,6 +123,18 @@ std::string tool_list(const NixlFacts& f) {
   return join(parts);
 }
 
+// When the framework moves KV without NIXL, the NIXL install is shown, not judged.
+void demote_nixl_install(std::vector<Finding>& out, const KvBackends& backends) {
+  const std::string why = " (not in the KV path: " + backends.path() + ")";
+  for (auto& f : out) {
+    if (f.name != "install" && f.name != "python import" && !f.name.ends_with(" plugin")) continue;
+    f.required = false;
+    if (f.status == Status::fail) f.status = Status::warn;
+    if (f.status == Status::warn) f.detail += why;
+  }
+  out.insert(out.begin(), nixl_finding("kv transfer", Status::ok, kv_path_text(backends), {}, false));
+}
+
 }  // namespace
 
 std::string no_transfer_tool_next() {
@@ -147,6 +162,7 @@ std::vector<Finding> judge_nixl(const NixlFacts& f, const NixlContext& ctx) {
         "transfer", Status::skipped,
         "no nixlbench, nixl_test or ucx_perftest in the image: no pairwise transfer can run here",
         ctx.no_tool_next.empty() ? no_transfer_tool_next() : ctx.no_tool_next, false));
+  if (!ctx.backends.via_nixl()) demote_nixl_install(out, ctx.backends);
   return out;
 }
 

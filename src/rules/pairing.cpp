@@ -20,9 +20,12 @@ const std::vector<std::string> kBenchSizing = {
 
 bool has_ip(const PairCandidate& p) { return !p.pod_ip.empty(); }
 
-TestTool best_tool(const probe::NixlFacts& a, const probe::NixlFacts& b, bool etcd_known) {
-  const auto& ta = a.tools;
-  const auto& tb = b.tools;
+// ucx_perftest first when both pods move KV with UCX directly: it is their KV path.
+TestTool best_tool(const PairCandidate& a, const PairCandidate& b, bool etcd_known) {
+  const auto& ta = a.nixl.tools;
+  const auto& tb = b.nixl.tools;
+  const bool ucx_direct = a.library == "UCX" && b.library == "UCX";
+  if (ucx_direct && !ta.ucx_perftest.empty() && !tb.ucx_perftest.empty()) return TestTool::ucx_perftest;
   if (ta.nixlbench && tb.nixlbench) {
     if (ta.nixlbench->asio == true && tb.nixlbench->asio == true) return TestTool::nixlbench_asio;
     if (etcd_known) return TestTool::nixlbench_etcd;
@@ -128,7 +131,7 @@ Choice choose(const std::vector<PairCandidate>& pods, const PairingOptions& o) {
     if (p.role != "prefill" || !has_ip(p)) continue;
     for (const auto& d : pods) {
       if (d.role != "decode" || !has_ip(d)) continue;
-      Choice c{&p, &d, best_tool(p.nixl, d.nixl, !o.etcd_endpoints.empty()), p.node != d.node};
+      Choice c{&p, &d, best_tool(p, d, !o.etcd_endpoints.empty()), p.node != d.node};
       if (better(c, best)) best = c;
     }
   }
@@ -204,7 +207,7 @@ TransferPlan plan_transfer(const std::vector<PairCandidate>& pods, const Pairing
                      (c.prefill ? o.pair->second : o.pair->first);
       return plan;
     }
-    c.tool = best_tool(c.prefill->nixl, c.decode->nixl, !o.etcd_endpoints.empty());
+    c.tool = best_tool(*c.prefill, *c.decode, !o.etcd_endpoints.empty());
     c.cross = c.prefill->node != c.decode->node;
   } else {
     c = choose(pods, o);
@@ -234,6 +237,15 @@ TransferPlan plan_transfer(const std::vector<PairCandidate>& pods, const Pairing
   } else if (with_backend.backend != "UCX" && c.tool == TestTool::ucx_perftest) {
     plan.backend_note = "ucx_perftest measures UCX, not the " + with_backend.backend +
                         " backend these pods' NIXL uses";
+  }
+  if (c.prefill->library != "NIXL" || c.decode->library != "NIXL") {
+    const bool perftest_on_ucx = c.prefill->library == "UCX" && c.decode->library == "UCX" &&
+                                 c.tool == TestTool::ucx_perftest;
+    if (!perftest_on_ucx)
+      plan.backend_note = "these pods move KV with " +
+                          (c.prefill->library == c.decode->library ? c.prefill->library
+                                                                   : c.prefill->library + " and " + c.decode->library) +
+                          ", not NIXL: the test measures the fabric, not their KV path";
   }
   plan.backend = with_backend.backend;
   plan.tool = c.tool;

@@ -23,6 +23,7 @@ struct PairCandidate {
   std::string container;
   probe::NixlFacts nixl;  // from the pod's probe
   std::vector<std::string> backends;  // NIXL backends it uses (nixl_backend.hpp); empty: unknown
+  std::string library = "NIXL";       // what moves its KV (KvBackends::library)
 };
 
 // Best first.
@@ -47,7 +48,8 @@ struct TransferPlan {
   TestTool tool = TestTool::none;
   std::string tool_note;   // e.g. "host memory only: does not test GPUDirect"
   std::string backend;     // the NIXL backend the test uses (nixlbench --backend)
-  std::string backend_note;  // set when the pods share no backend, or the tool does not test it
+  // set when the pods share no backend, the tool does not test it, or KV does not go through NIXL
+  std::string backend_note;
   bool runnable = false;   // a common tool exists and nothing is left to fill in
   // The listening side (decode) starts first; each argv is a full kubectl exec.
   std::vector<std::string> listener_argv;

@@ -5,12 +5,13 @@ fake nixlbench / ucx_perftest from roots/nixlbench-* and roots/ucx-perftest. Exa
 check, verdict status and exit code; no writes in the request log.
 Run: cd tests/e2e && ICHECK_PLUGIN=../../build/kubectl-dynamo_icheck python3 -m unittest -v test_plugin_nixl
 """
+import json
 import unittest
 
 import harness
 
 from harness import OK, WARN, FAIL, SKIP, VERDICT_RC, details  # noqa: E402
-NIXL_CHECKS = ("install", "UCX plugin", "LIBFABRIC plugin", "python import", "versions", "ucx copies", "tools",
+NIXL_CHECKS = ("kv transfer", "install", "UCX plugin", "LIBFABRIC plugin", "python import", "versions", "ucx copies", "tools",
                "transfer")
 
 # No python3, no versions file, no /proc/PID/maps in the sandboxes: those checks are skipped.
@@ -92,6 +93,27 @@ class TestNixlLayouts(NixlMixin, unittest.TestCase):
                       "/usr/local/lib/python3.12/dist-packages/nixl_cu13.libs", d[("nixl-trtllm-0-decode", "ucx copies")])
         self.assertEqual(doc["verdict"]["next"][0], "load one UCX: LD_PRELOAD the libnixl.so whose UCX the framework "
                                                     "uses, as the Dynamo TRT-LLM image does")
+
+    def test_trtllm_transceiver_on_ucx_bypasses_nixl(self):
+        # The engine config the worker was started with sets cache_transceiver_config.backend: UCX:
+        # NIXL is not in the KV path, so the decode image lacking it warns, and the test plan is
+        # ucx_perftest (the path KV takes) although both images have nixlbench with ASIO.
+        trt = dict(VLLM_OK, versions=OK, **{"ucx copies": OK, "kv transfer": OK})
+        decode = {k: v for k, v in trt.items() if k != "UCX plugin"}
+        decode["install"] = WARN
+        doc, _, _ = self.check("nixl-trtllm-ucx", {"prefill": trt, "decode": decode}, "surface-ok")
+        d = details(doc)
+        self.assertEqual(d[("nixl-trtllm-ucx-0-prefill", "kv transfer")],
+                         "UCX directly, not NIXL (cache_transceiver_config.backend: UCX in /config/prefill.yaml, "
+                         "given to python3 (pid 57))")
+        self.assertTrue(d[("nixl-trtllm-ucx-0-decode", "install")].endswith(
+            "(not in the KV path: UCX directly, not NIXL)"), d[("nixl-trtllm-ucx-0-decode", "install")])
+        nxt = doc["verdict"]["next"]
+        self.assertTrue(nxt[0].endswith(exec_line("nixl-trtllm-ucx-0-decode", PERFTEST + " " + PERFTEST_ARGS)), nxt)
+        facts = {t["name"]: t["facts"]["nixl"] for t in doc["targets"]}
+        self.assertEqual(facts["nixl-trtllm-ucx-0-prefill"]["kvLibrary"], "UCX")
+        self.assertEqual(facts["nixl-trtllm-ucx-0-prefill"]["engineConfig"], "/config/prefill.yaml")
+        self.assertNotIn("max_tokens_in_buffer", json.dumps(doc))  # the file's content stays in the pod
 
     def test_libfabric_backend(self):
         # The image of nixl-no-ucx-plugin, but the pods choose LIBFABRIC: nothing is missing.

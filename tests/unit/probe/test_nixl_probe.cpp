@@ -3,7 +3,10 @@
 // with the layouts of dynamo-nixl.md §4.5.
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
 #include <chrono>
+#include <cstdlib>
 
 #include <string>
 
@@ -213,7 +216,7 @@ TEST_CASE("nixl probe fragment, alone and after the node script, gives every sec
       CAPTURE(script == &alone);
       auto out = split_sections(icheck::test::run_shell(shell, *script));
       for (auto name : {"nixl_env", "nixl_dirs", "nixl_python", "nixl_versions", "nixl_tools",
-                        "nixl_bench_help", "nixl_efa", "nixl_ucx_maps"}) {
+                        "nixl_bench_help", "nixl_efa", "nixl_ucx_maps", "nixl_engine_config"}) {
         CAPTURE(name);
         const auto* s = out.find(name);
         REQUIRE(s != nullptr);
@@ -266,4 +269,40 @@ TEST_CASE("the fragment goes before the node script's done marker") {
   REQUIRE(done != std::string::npos);
   CHECK(combined.find("nixl_ucx_maps") < done);
   CHECK(insert_before_done("echo hi\n", "echo nx\n") == "echo hi\necho nx\n");
+}
+
+TEST_CASE("nixl probe fragment reads the engine config a running process was given, not its own grep's") {
+  // A real process on this machine whose argv holds --extra-engine-args with a relative path:
+  // the fragment must find it in /proc, resolve the path in that process's cwd, and print the file.
+  const std::string dir = "/tmp/icheck_engine_" + std::to_string(::getpid());
+  const std::string setup = "mkdir -p " + dir + " && printf 'backend: pytorch\\ncache_transceiver_config:\\n"
+                            "  backend: UCX\\n' > " + dir + "/engine.yaml && cd " + dir +
+                            " && (sh -c 'sleep 20; :' icheck-worker --extra-engine-args engine.yaml & echo $! > pid)";
+  REQUIRE(std::system(setup.c_str()) == 0);
+  int ran = 0;
+  for (std::string shell : {"dash", "busybox sh"}) {
+    CAPTURE(shell);
+    if (!icheck::test::shell_installed(shell)) continue;
+    ++ran;
+    const auto f = parse_nixl_probe(icheck::test::run_shell(shell, std::string(nixl_probe_script())));
+    REQUIRE(f.engine_config.has_value());
+    CHECK(f.engine_config->path == "engine.yaml");
+    CHECK(f.engine_config->comm == "sh");
+    REQUIRE(f.engine_config->text.has_value());
+    CHECK(*f.engine_config->text == "backend: pytorch\ncache_transceiver_config:\n  backend: UCX\n");
+  }
+  std::system(("kill $(cat " + dir + "/pid) 2>/dev/null; rm -rf " + dir).c_str());
+  CHECK(ran > 0);
+}
+
+TEST_CASE("nixl probe: an engine config named but unreadable is kept without text") {
+  // synthetic: the fragment's nixl_engine_config grammar.
+  const auto f = parse_nixl_probe(
+      "@@icheck:begin nixl_engine_config@@\npid 57 python3\npath /config/prefill.yaml\nunreadable\n"
+      "@@icheck:end nixl_engine_config rc=0@@\n");
+  REQUIRE(f.engine_config.has_value());
+  CHECK(f.engine_config->pid == "57");
+  CHECK_FALSE(f.engine_config->text.has_value());
+  CHECK_FALSE(parse_nixl_probe("@@icheck:begin nixl_engine_config@@\n@@icheck:end nixl_engine_config rc=0@@\n")
+                  .engine_config.has_value());
 }
