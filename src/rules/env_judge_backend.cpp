@@ -17,20 +17,9 @@ KvBackends service_backends(const recipe::Service& s) {
   return kv_backends(recipe::literal_env(s), s.args, engine);
 }
 
-// "NIXL with UCX; backend not set in the recipe (the framework's default)", "UCX directly, not
-// NIXL; cache_transceiver_config.backend: UCX in ..."; KVBM's backends last.
-std::string kv_transfer_text(const KvBackends& b) {
-  std::string what = b.path();
-  if (b.via_nixl()) {
-    what += b.is_default() ? "; backend not set in the recipe (the framework's default)" : "; backend from " + b.source;
-  }
-  if (!b.library_source.empty()) what += "; " + b.library_source;
-  return b.kvbm.empty() ? what : what + "; KVBM: " + join(b.kvbm);
-}
-
 report::Finding judge_backend(const recipe::Service& s) {
   const auto b = service_backends(s);
-  const std::string what = kv_transfer_text(b);
+  const std::string what = kv_transfer_text(b, "the recipe");
   const bool ucx = b.via_nixl() ? b.uses("UCX") : b.library == "UCX";
   if (s.rdma_resources.contains("vpc.amazonaws.com/efa") && ucx) {
     return env_finding(s, "kv transfer", Status::warn,

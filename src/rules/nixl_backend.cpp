@@ -92,6 +92,10 @@ void choose_library(KvBackends& b, const std::string& line, const std::optional<
     b.library_source = where;
     return;
   }
+  if (line.find("--extra-engine-args") != std::string::npos) {
+    b.library_source = "--extra-engine-args file not read: cache_transceiver_config unknown, NIXL assumed";
+    return;
+  }
   if (auto sglang = flag_value(line, "--disaggregation-transfer-backend"); !sglang.empty()) {
     b.library = upper(sglang);
     b.library_source = "--disaggregation-transfer-backend " + sglang;
@@ -118,6 +122,16 @@ std::optional<EngineTransceiver> engine_transceiver(const probe::NixlFacts& fact
 
 std::string KvBackends::path() const {
   return via_nixl() ? "NIXL with " + joined() : (library == "UCX" ? "UCX directly" : library) + ", not NIXL";
+}
+
+std::string kv_transfer_text(const KvBackends& b, std::string_view where) {
+  std::string what = b.path();
+  if (b.via_nixl()) {
+    what += b.is_default() ? "; backend not set in " + std::string(where) + " (the framework's default)"
+                           : "; backend from " + b.source;
+  }
+  if (!b.library_source.empty()) what += "; " + b.library_source;
+  return b.kvbm.empty() ? what : what + "; KVBM: " + join(b.kvbm);
 }
 
 std::string kv_path_text(const KvBackends& b) {

@@ -18,6 +18,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace icheck::rules {
@@ -53,6 +54,10 @@ std::optional<EngineTransceiver> engine_transceiver(const probe::NixlFacts& fact
 KvBackends kv_backends(const std::map<std::string, std::string>& env,
                        const std::vector<std::string>& command_line,
                        const std::optional<EngineTransceiver>& engine = std::nullopt);
+
+// Everything known about the path, for a "kv transfer" finding: "NIXL with UCX; backend not set
+// in <where> (the framework's default); cache_transceiver_config.backend: DEFAULT in ...; KVBM: X".
+std::string kv_transfer_text(const KvBackends& b, std::string_view where);
 
 // path() with the source of the library when something chose it: "UCX directly, not NIXL
 // (cache_transceiver_config.backend: UCX in ...)".

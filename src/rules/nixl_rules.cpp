@@ -132,7 +132,6 @@ void demote_nixl_install(std::vector<Finding>& out, const KvBackends& backends) 
     if (f.status == Status::fail) f.status = Status::warn;
     if (f.status == Status::warn) f.detail += why;
   }
-  out.insert(out.begin(), nixl_finding("kv transfer", Status::ok, kv_path_text(backends), {}, false));
 }
 
 }  // namespace
@@ -147,7 +146,8 @@ std::vector<Finding> judge_nixl(const NixlFacts& f, const NixlContext& ctx) {
   if (!f.probed)
     return {nixl_finding("install", Status::skipped,
                          "the NIXL probe did not run (script cut short)")};
-  std::vector<Finding> out{install(f)};
+  std::vector<Finding> out{nixl_finding("kv transfer", Status::ok, kv_transfer_text(ctx.backends, "the pod"), {}, false),
+                           install(f)};
   if (f.nixl_found())
     for (const auto& backend : ctx.backends.plugins_needed())
       out.push_back(backend_plugin(f, backend, ctx.backends));

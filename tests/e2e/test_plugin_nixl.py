@@ -15,7 +15,7 @@ NIXL_CHECKS = ("kv transfer", "install", "UCX plugin", "LIBFABRIC plugin", "pyth
                "transfer")
 
 # No python3, no versions file, no /proc/PID/maps in the sandboxes: those checks are skipped.
-VLLM_OK = {"install": OK, "UCX plugin": OK, "versions": SKIP, "ucx copies": SKIP, "tools": OK}
+VLLM_OK = {"kv transfer": OK, "install": OK, "UCX plugin": OK, "versions": SKIP, "ucx copies": SKIP, "tools": OK}
 NO_TOOL = dict(VLLM_OK, transfer=SKIP)
 BENCH = "/usr/local/nixlbench/bin/nixlbench"
 BENCH_ARGS = ("--runtime_type ASIO --asio_address 10.60.0.2 --asio_port 12345 --backend UCX "
@@ -74,7 +74,7 @@ class TestNixlLayouts(NixlMixin, unittest.TestCase):
                 self.assertEqual(facts["nixl-vllm-0-prefill"]["pluginDirs"][0]["plugins"], ["POSIX", "UCX"])
 
     def test_nixl_missing(self):
-        fail = {"install": FAIL, "versions": SKIP, "ucx copies": SKIP, "tools": OK, "transfer": SKIP}
+        fail = {"kv transfer": OK, "install": FAIL, "versions": SKIP, "ucx copies": SKIP, "tools": OK, "transfer": SKIP}
         doc, _, _ = self.check("nixl-missing", {"prefill": fail, "decode": fail}, "blocked", layer="nixl")
         self.assertIn("NIXL not found", details(doc)[("nixl-missing-0-prefill", "install")])
 
@@ -86,6 +86,8 @@ class TestNixlLayouts(NixlMixin, unittest.TestCase):
         d = details(doc)
         lib = "/usr/local/lib/python3.12/dist-packages/tensorrt_llm/libs/nixl"
         self.assertEqual(d[("nixl-trtllm-0-prefill", "install")], "NIXL 1.0.1 plugins in %s/plugins (env): UCX" % lib)
+        self.assertEqual(d[("nixl-trtllm-0-prefill", "kv transfer")],
+                         "NIXL with UCX; backend not set in the pod (the framework's default)")
         self.assertEqual(d[("nixl-trtllm-0-prefill", "versions")],
                          "NIXL 1.0.1; LD_PRELOAD=/opt/dynamo/libstdc++.so.6:%s/libnixl.so" % lib)
         self.assertEqual(d[("nixl-trtllm-0-prefill", "ucx copies")], "one UCX in python3 (pid 57): /usr/local/ucx/lib")
@@ -98,14 +100,14 @@ class TestNixlLayouts(NixlMixin, unittest.TestCase):
         # The engine config the worker was started with sets cache_transceiver_config.backend: UCX:
         # NIXL is not in the KV path, so the decode image lacking it warns, and the test plan is
         # ucx_perftest (the path KV takes) although both images have nixlbench with ASIO.
-        trt = dict(VLLM_OK, versions=OK, **{"ucx copies": OK, "kv transfer": OK})
+        trt = dict(VLLM_OK, versions=OK, **{"ucx copies": OK})
         decode = {k: v for k, v in trt.items() if k != "UCX plugin"}
         decode["install"] = WARN
         doc, _, _ = self.check("nixl-trtllm-ucx", {"prefill": trt, "decode": decode}, "surface-ok")
         d = details(doc)
         self.assertEqual(d[("nixl-trtllm-ucx-0-prefill", "kv transfer")],
-                         "UCX directly, not NIXL (cache_transceiver_config.backend: UCX in /config/prefill.yaml, "
-                         "given to python3 (pid 57))")
+                         "UCX directly, not NIXL; cache_transceiver_config.backend: UCX in /config/prefill.yaml, "
+                         "given to python3 (pid 57)")
         self.assertTrue(d[("nixl-trtllm-ucx-0-decode", "install")].endswith(
             "(not in the KV path: UCX directly, not NIXL)"), d[("nixl-trtllm-ucx-0-decode", "install")])
         nxt = doc["verdict"]["next"]

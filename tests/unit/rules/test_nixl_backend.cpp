@@ -100,6 +100,13 @@ TEST_CASE("kv library: NIXL unless the framework is told to move KV another way"
   }
   CHECK(kv_backends({}, {}, EngineTransceiver{"", "x"}).library_source ==
         "cache_transceiver_config.backend unset in x");
+  // Named on the command line but not read (no such process, unreadable, not in the recipe).
+  auto unread = kv_backends({{"ENGINE_ARGS", "/config/prefill.yaml"}},
+                            {"python3 -m dynamo.trtllm --extra-engine-args \"${ENGINE_ARGS}\""});
+  CHECK(unread.via_nixl());
+  CHECK(icheck::rules::kv_transfer_text(unread, "the pod") ==
+        "NIXL with UCX; backend not set in the pod (the framework's default); --extra-engine-args file not "
+        "read: cache_transceiver_config unknown, NIXL assumed");
   // SGLang: tests/recipes/nemotron-3-super-fp8/sglang/disagg/deploy.yaml passes nixl; mooncake is SGLang's own.
   CHECK(kv_backends({}, {"python3 -m dynamo.sglang --disaggregation-transfer-backend nixl --tp 4"}).via_nixl());
   auto mooncake = kv_backends({}, {"python3", "-m", "dynamo.sglang", "--disaggregation-transfer-backend=mooncake"});
