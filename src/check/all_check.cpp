@@ -45,7 +45,7 @@ Expected<report::Report> check_all(const Options& options) {
   judge_node_pods(*run);
   for (auto& p : run->probed) {
     if (p.parsed) {
-      add_live_findings(p.probe.pod, p.node, live, p.target);
+      add_live_findings(p.probe.pod, p.node, live, p.target, &p.backends);
     }
   }
   add_cross_pod(*run);

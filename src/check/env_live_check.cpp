@@ -71,7 +71,7 @@ LiveRecipe live_recipe(const std::vector<recipe::ManifestFile>& files, report::R
 }
 
 void add_live_findings(const kube::PodInfo& pod, const probe::NodeFacts& facts,
-                       const LiveRecipe& recipe, report::Target& target) {
+                       const LiveRecipe& recipe, report::Target& target, const rules::KvBackends* pod_kv) {
   auto ref = std::find_if(recipe.refs.begin(), recipe.refs.end(),
                           [&](const LiveRecipe::Ref& r) { return r.dgd->name == pod.dgd; });
   const recipe::Service* service = ref == recipe.refs.end() ? nullptr : service_of(pod, *ref->dgd);
@@ -81,6 +81,9 @@ void add_live_findings(const kube::PodInfo& pod, const probe::NodeFacts& facts,
   }
   auto findings = rules::compare_live(service->name, service->env, facts.transport_env);
   target.findings.insert(target.findings.end(), findings.begin(), findings.end());
+  if (pod_kv) {
+    target.findings.push_back(rules::compare_kv_live(*service, *pod_kv));
+  }
 }
 
 Expected<report::Report> check_env_live(const Options& options) {

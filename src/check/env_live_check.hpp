@@ -3,6 +3,7 @@
 #include "kube/pods.hpp"
 #include "probe/facts.hpp"
 #include "recipe/model.hpp"
+#include "rules/nixl_backend.hpp"
 #include "report/model.hpp"
 #include "util/expected.hpp"
 
@@ -26,8 +27,10 @@ struct LiveRecipe {
 };
 LiveRecipe live_recipe(const std::vector<recipe::ManifestFile>& files, report::Report& report);
 
-// The pod's transport env against its service in the recipe, added to `target`.
+// The pod's transport env against its service in the recipe, added to `target`; with the
+// pod's KV path (known when the NIXL fragment ran: `all`), that path against the recipe's too.
 void add_live_findings(const kube::PodInfo& pod, const probe::NodeFacts& facts,
-                       const LiveRecipe& recipe, report::Target& target);
+                       const LiveRecipe& recipe, report::Target& target,
+                       const rules::KvBackends* pod_kv = nullptr);
 
 }  // namespace icheck::check

@@ -1,5 +1,4 @@
 #include "rules/env_detail.hpp"
-#include "recipe/engine_config.hpp"
 #include "rules/nixl_backend.hpp"
 #include "util/join.hpp"
 
@@ -7,18 +6,8 @@ using icheck::report::Status;
 
 namespace icheck::rules::detail {
 
-KvBackends service_backends(const recipe::Service& s) {
-  std::optional<EngineTransceiver> engine;
-  if (s.engine_config) {
-    if (auto backend = recipe::transceiver_backend(*s.engine_config)) {
-      engine = EngineTransceiver{*backend, s.engine_config_path + " from ConfigMap " + s.engine_config_map};
-    }
-  }
-  return kv_backends(recipe::literal_env(s), s.args, engine);
-}
-
 report::Finding judge_backend(const recipe::Service& s) {
-  const auto b = service_backends(s);
+  const auto b = service_kv_backends(s);
   const std::string what = kv_transfer_text(b, "the recipe");
   const bool ucx = b.via_nixl() ? b.uses("UCX") : b.library == "UCX";
   if (s.rdma_resources.contains("vpc.amazonaws.com/efa") && ucx) {
@@ -37,8 +26,8 @@ report::Finding judge_backend(const recipe::Service& s) {
 
 std::optional<report::Finding> judge_backends_meet(const recipe::Service& prefill,
                                                    const recipe::Service& decode) {
-  const auto p = service_backends(prefill);
-  const auto d = service_backends(decode);
+  const auto p = service_kv_backends(prefill);
+  const auto d = service_kv_backends(decode);
   const std::string name = "kv transfer meets " + prefill.name;
   if (p.library != d.library) {
     return env_finding(decode, name, Status::fail,

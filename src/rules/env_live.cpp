@@ -58,4 +58,19 @@ std::vector<report::Finding> compare_live(const std::string& service,
   return out;
 }
 
+report::Finding compare_kv_live(const recipe::Service& service, const KvBackends& pod) {
+  const auto recipe = service_kv_backends(service);
+  const std::string name = "kv transfer (live)";
+  if (recipe.path() == pod.path()) {
+    auto f = env_finding(service.name, name, Status::ok, pod.path() + " as in the recipe");
+    f.required = false;
+    return f;
+  }
+  auto f = env_finding(service.name, name, Status::warn,
+                       "the pod moves KV with " + kv_path_text(pod) + ", the recipe with " + kv_path_text(recipe) +
+                           ": the image, the operator or a changed ConfigMap moved it");
+  f.next = "kubectl get dgd -o yaml  # was the recipe applied as is?";
+  return f;
+}
+
 }  // namespace icheck::rules

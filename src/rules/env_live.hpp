@@ -3,6 +3,7 @@
 // Pure: the pod env comes in already read (transport variables only) and masked.
 
 #include "recipe/model.hpp"
+#include "rules/nixl_backend.hpp"
 #include "report/model.hpp"
 
 #include <map>
@@ -18,5 +19,10 @@ namespace icheck::rules {
 std::vector<report::Finding> compare_live(const std::string& service,
                                           const std::vector<recipe::EnvVar>& recipe_env,
                                           const std::map<std::string, std::string>& pod_env);
+
+// `all`: the KV path the recipe gives the service against the one the pod really runs, named
+// "<service> kv transfer (live)", layer env: the same -> ok, optional; different -> warn (the
+// image, the operator or a changed ConfigMap moved it).
+report::Finding compare_kv_live(const recipe::Service& service, const KvBackends& pod);
 
 }  // namespace icheck::rules

@@ -111,6 +111,16 @@ void choose_library(KvBackends& b, const std::string& line, const std::optional<
 
 }  // namespace
 
+KvBackends service_kv_backends(const recipe::Service& s) {
+  std::optional<EngineTransceiver> engine;
+  if (s.engine_config) {
+    if (auto backend = recipe::transceiver_backend(*s.engine_config)) {
+      engine = EngineTransceiver{*backend, s.engine_config_path + " from ConfigMap " + s.engine_config_map};
+    }
+  }
+  return kv_backends(recipe::literal_env(s), s.args, engine);
+}
+
 std::optional<EngineTransceiver> engine_transceiver(const probe::NixlFacts& facts) {
   const auto& e = facts.engine_config;
   if (!e || !e->text) return std::nullopt;

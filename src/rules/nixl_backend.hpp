@@ -14,6 +14,7 @@
 // (NixlConnector, or another connector). Pure.
 
 #include "probe/nixl_facts.hpp"
+#include "recipe/model.hpp"
 
 #include <map>
 #include <optional>
@@ -44,6 +45,10 @@ struct EngineTransceiver {
   std::string backend;
   std::string where;
 };
+
+// A recipe service's KV path: its literal env, command line and engine config (the ConfigMap of
+// the same manifest that it mounts).
+KvBackends service_kv_backends(const recipe::Service& service);
 
 // The engine config a process in the pod was started with (probe::NixlFacts::engine_config);
 // nullopt when there is none, or it could not be read as YAML.

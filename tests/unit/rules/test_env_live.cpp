@@ -1,5 +1,6 @@
 // env --live: a recipe's transport env compared with one pod's.
 
+#include "recipe/load.hpp"
 #include "rules/env_live.hpp"
 
 #include <doctest/doctest.h>
@@ -48,4 +49,26 @@ TEST_CASE("live env: a secret-looking recipe value is compared masked") {
   REQUIRE(f.size() == 1);
   CHECK(f[0].status == Status::ok);
   CHECK(f[0].detail == "*** as in the recipe");
+}
+
+TEST_CASE("live kv transfer: the recipe's path against the pod's") {
+  // tests/recipes/nemotron-3-super-fp8/trtllm/disagg/deploy.yaml: the transceiver on UCX.
+  const auto files = recipe::load_recipe(std::filesystem::path(ICHECK_TEST_DATA) / "recipes" /
+                                             "nemotron-3-super-fp8/trtllm/disagg",
+                                         false);
+  REQUIRE(files);
+  const recipe::Service* prefill = nullptr;
+  for (const auto& s : files->front().deployments.front().services)
+    if (s.role == "prefill") prefill = &s;
+  REQUIRE(prefill);
+  const auto same = rules::compare_kv_live(*prefill, rules::service_kv_backends(*prefill));
+  CHECK(same.name == prefill->name + " kv transfer (live)");
+  CHECK(same.status == Status::ok);
+  CHECK(same.detail == "UCX directly, not NIXL as in the recipe");
+  // The pod's engine config (a changed ConfigMap) says DEFAULT: NIXL is back in the path.
+  const auto pod = rules::kv_backends({}, {}, rules::EngineTransceiver{"DEFAULT", "/opt/dynamo/configs/config.yaml"});
+  const auto moved = rules::compare_kv_live(*prefill, pod);
+  CHECK(moved.status == Status::warn);
+  CHECK(moved.detail.starts_with("the pod moves KV with NIXL with UCX (cache_transceiver_config.backend: DEFAULT in "
+                                 "/opt/dynamo/configs/config.yaml), the recipe with UCX directly, not NIXL ("));
 }
