@@ -228,17 +228,17 @@ if nx_which grep && nx_grep=$nx_found && nx_which tr; then
     nx_p=${nx_f#/proc/}
     nx_p=${nx_p%%/*}
     [ "$nx_p" = "$$" ] && continue
-    nx_path=
-    nx_next=
-    while IFS= read -r nx_a; do
-      if [ -n "$nx_next" ]; then nx_path=$nx_a; break; fi
-      case $nx_a in
-        --extra-engine-args|--extra_engine_args) nx_next=1 ;;
-        --extra-engine-args=*|--extra_engine_args=*) nx_path=${nx_a#*=}; break ;;
-      esac
-    done <<NX_ARGS
-$("$nx_tr" '\000' '\n' < "$nx_f" 2>/dev/null)
-NX_ARGS
+    # argv one per line through a pipe (a here-document may need a temp file: nothing is written)
+    nx_path=$("$nx_tr" '\000' '\n' < "$nx_f" 2>/dev/null | {
+      nx_next=
+      while IFS= read -r nx_a; do
+        if [ -n "$nx_next" ]; then printf '%s' "$nx_a"; break; fi
+        case $nx_a in
+          --extra-engine-args|--extra_engine_args) nx_next=1 ;;
+          --extra-engine-args=*|--extra_engine_args=*) printf '%s' "${nx_a#*=}"; break ;;
+        esac
+      done
+    })
     [ -n "$nx_path" ] || continue
     nx_comm=
     [ -r "/proc/$nx_p/comm" ] && IFS= read -r nx_comm < "/proc/$nx_p/comm"
