@@ -223,8 +223,7 @@ void read_ucx_maps(const Section& s, NixlFacts& f) {
 
 void read_engine_config(const Section& s, NixlFacts& f) {
   if (s.absent) return;
-  std::string_view body = s.body;
-  if (!body.empty() && body.front() == '\n') body.remove_prefix(1);
+  const std::string_view body = s.body;
   EngineConfigFile e;
   const auto file_at = body.find("\n--- file\n");
   const auto head = text::lines(body.substr(0, file_at));

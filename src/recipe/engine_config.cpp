@@ -4,35 +4,16 @@
 #include "recipe/engine_config.hpp"
 #include "recipe/services.hpp"
 #include "recipe/yaml_read.hpp"
-
-#include <cctype>
+#include "util/text.hpp"
 
 namespace icheck::recipe::detail {
 namespace {
 
-constexpr std::string_view k_flag = "--extra-engine-args";
-
-std::string unquoted(std::string s) {
-  while (!s.empty() && (s.front() == '"' || s.front() == '\'')) s.erase(s.begin());
-  while (!s.empty() && (s.back() == '"' || s.back() == '\'' || s.back() == ';')) s.pop_back();
-  return s;
-}
-
-// The value of --extra-engine-args (as its own word or with '='), references expanded.
+// The value of --extra-engine-args (its own word or `=value`, quoted or not), references expanded.
 std::string engine_args_path(const Service& s) {
-  for (std::size_t i = 0; i < s.args.size(); ++i) {
-    const auto& arg = s.args[i];
-    std::string value;
-    if (arg == k_flag && i + 1 < s.args.size()) {
-      value = s.args[i + 1];
-    } else if (arg.starts_with(std::string(k_flag) + "=")) {
-      value = arg.substr(k_flag.size() + 1);
-    } else {
-      continue;
-    }
-    return unquoted(expand_env_refs(unquoted(value), literal_env(s)));
-  }
-  return {};
+  std::string line;
+  for (const auto& arg : s.args) line += (line.empty() ? "" : " ") + arg;
+  return text::flag_value(expand_env_refs(line, literal_env(s)), "--extra-engine-args");
 }
 
 }  // namespace
@@ -96,9 +77,7 @@ std::optional<std::string> transceiver_backend(std::string_view text) {
     return std::nullopt;
   }
   if (!doc.IsDefined() || !doc.IsMap()) return std::nullopt;
-  std::string value = detail::scalar(detail::child(detail::child(doc, "cache_transceiver_config"), "backend"));
-  for (auto& c : value) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return value;
+  return text::upper(detail::scalar(detail::child(detail::child(doc, "cache_transceiver_config"), "backend")));
 }
 
 }  // namespace icheck::recipe

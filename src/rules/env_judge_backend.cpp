@@ -9,8 +9,7 @@ namespace icheck::rules::detail {
 report::Finding judge_backend(const recipe::Service& s) {
   const auto b = service_kv_backends(s);
   const std::string what = kv_transfer_text(b, "the recipe");
-  const bool ucx = b.via_nixl() ? b.uses("UCX") : b.library == "UCX";
-  if (s.rdma_resources.contains("vpc.amazonaws.com/efa") && ucx) {
+  if (s.rdma_resources.contains("vpc.amazonaws.com/efa") && b.over_ucx()) {
     return env_finding(s, "kv transfer", Status::warn,
                        what + " on EFA (vpc.amazonaws.com/efa): UCX on EFA has no GPUDirect on kernels >= 6.8",
                        "choose NIXL's LIBFABRIC backend for the KV transfer: TRTLLM_NIXL_KVCACHE_BACKEND=LIBFABRIC "

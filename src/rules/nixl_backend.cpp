@@ -2,9 +2,9 @@
 
 #include "recipe/engine_config.hpp"
 #include "recipe/model.hpp"
+#include "util/text.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <string_view>
 #include "util/join.hpp"
 #include "util/truthy.hpp"
@@ -14,14 +14,8 @@ namespace {
 
 constexpr std::string_view kKvbmPrefix = "DYN_KVBM_NIXL_BACKEND_";
 
-std::string upper(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    if (!std::isspace(static_cast<unsigned char>(c)))
-      out += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  }
-  return out;
-}
+// Upper case without blanks: "ucx " and "UCX" name one backend.
+std::string upper(std::string_view s) { return text::upper(text::trim(s)); }
 
 // The strings of the first "backends": [...] list in text (backslash-escaped quotes of a
 // shell string read as plain ones).
@@ -70,19 +64,6 @@ std::string json_string(std::string text, const std::string& key) {
   return end == std::string::npos ? std::string() : text.substr(at + 1, end - at - 1);
 }
 
-// The word after `flag` (or after `flag=`) in a command line joined by spaces.
-std::string flag_value(const std::string& line, const std::string& flag) {
-  for (std::size_t at = line.find(flag); at != std::string::npos; at = line.find(flag, at + 1)) {
-    auto end = at + flag.size();
-    if (end >= line.size() || (line[end] != ' ' && line[end] != '=')) continue;
-    auto start = line.find_first_not_of(" =\"'", end);
-    if (start == std::string::npos) return {};
-    auto stop = line.find_first_of(" \"'\\", start);
-    return line.substr(start, stop == std::string::npos ? std::string::npos : stop - start);
-  }
-  return {};
-}
-
 void choose_library(KvBackends& b, const std::string& line, const std::optional<EngineTransceiver>& engine) {
   if (engine) {
     const std::string where = "cache_transceiver_config.backend" +
@@ -96,7 +77,7 @@ void choose_library(KvBackends& b, const std::string& line, const std::optional<
     b.library_source = "--extra-engine-args file not read: cache_transceiver_config unknown, NIXL assumed";
     return;
   }
-  if (auto sglang = flag_value(line, "--disaggregation-transfer-backend"); !sglang.empty()) {
+  if (auto sglang = text::flag_value(line, "--disaggregation-transfer-backend"); !sglang.empty()) {
     b.library = upper(sglang);
     b.library_source = "--disaggregation-transfer-backend " + sglang;
     return;
@@ -129,6 +110,8 @@ std::optional<EngineTransceiver> engine_transceiver(const probe::NixlFacts& fact
   return EngineTransceiver{*backend, e->path + ", given to " + (e->comm.empty() ? "pid " + e->pid
                                                                                : e->comm + " (pid " + e->pid + ")")};
 }
+
+bool KvBackends::over_ucx() const { return via_nixl() ? uses("UCX") : library == "UCX"; }
 
 std::string KvBackends::path() const {
   return via_nixl() ? "NIXL with " + joined() : (library == "UCX" ? "UCX directly" : library) + ", not NIXL";

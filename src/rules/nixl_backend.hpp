@@ -28,6 +28,7 @@ struct KvBackends {
   std::string library = "NIXL";     // what moves KV: "NIXL", "UCX" (directly), "MPI", "MOONCAKE", a connector
   std::string library_source;       // where it was read ("" when nothing chose it)
   bool via_nixl() const { return library == "NIXL"; }
+  bool over_ucx() const;  // UCX carries the KV: NIXL's UCX backend, or UCX directly
   std::vector<std::string> names{"UCX"};  // the KV transfer's backends, upper case, first-seen order
   std::string source = "default";         // where they were read: "TRTLLM_NIXL_KVCACHE_BACKEND", ...
   std::vector<std::string> kvbm;          // KVBM's backends (DYN_KVBM_NIXL_BACKEND_<NAME>=true)

@@ -81,8 +81,7 @@ Finding efa(const NixlFacts& f, const KvBackends& backends) {
                        (backends.via_nixl() ? "the " + backends.joined() + " backend" +
                                                   (backends.names.size() > 1 ? "s" : "")
                                             : "KV moved by " + backends.path());
-  const bool ucx = backends.via_nixl() ? backends.uses("UCX") : backends.library == "UCX";
-  if (!ucx) return nixl_finding("efa", Status::ok, detail, {}, false);
+  if (!backends.over_ucx()) return nixl_finding("efa", Status::ok, detail, {}, false);
   const auto* dir = f.active_plugin_dir();
   bool has_libfabric = dir && dir->has("LIBFABRIC");
   return nixl_finding("efa", Status::warn,

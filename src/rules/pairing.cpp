@@ -20,12 +20,13 @@ const std::vector<std::string> kBenchSizing = {
 
 bool has_ip(const PairCandidate& p) { return !p.pod_ip.empty(); }
 
+bool ucx_direct(const PairCandidate& a, const PairCandidate& b) { return a.library == "UCX" && b.library == "UCX"; }
+
 // ucx_perftest first when both pods move KV with UCX directly: it is their KV path.
 TestTool best_tool(const PairCandidate& a, const PairCandidate& b, bool etcd_known) {
   const auto& ta = a.nixl.tools;
   const auto& tb = b.nixl.tools;
-  const bool ucx_direct = a.library == "UCX" && b.library == "UCX";
-  if (ucx_direct && !ta.ucx_perftest.empty() && !tb.ucx_perftest.empty()) return TestTool::ucx_perftest;
+  if (ucx_direct(a, b) && !ta.ucx_perftest.empty() && !tb.ucx_perftest.empty()) return TestTool::ucx_perftest;
   if (ta.nixlbench && tb.nixlbench) {
     if (ta.nixlbench->asio == true && tb.nixlbench->asio == true) return TestTool::nixlbench_asio;
     if (etcd_known) return TestTool::nixlbench_etcd;
@@ -238,14 +239,12 @@ TransferPlan plan_transfer(const std::vector<PairCandidate>& pods, const Pairing
     plan.backend_note = "ucx_perftest measures UCX, not the " + with_backend.backend +
                         " backend these pods' NIXL uses";
   }
-  if (c.prefill->library != "NIXL" || c.decode->library != "NIXL") {
-    const bool perftest_on_ucx = c.prefill->library == "UCX" && c.decode->library == "UCX" &&
-                                 c.tool == TestTool::ucx_perftest;
-    if (!perftest_on_ucx)
-      plan.backend_note = "these pods move KV with " +
-                          (c.prefill->library == c.decode->library ? c.prefill->library
-                                                                   : c.prefill->library + " and " + c.decode->library) +
-                          ", not NIXL: the test measures the fabric, not their KV path";
+  const bool measures_kv_path = ucx_direct(*c.prefill, *c.decode) && c.tool == TestTool::ucx_perftest;
+  if ((c.prefill->library != "NIXL" || c.decode->library != "NIXL") && !measures_kv_path) {
+    const auto& p = c.prefill->library;
+    const auto& d = c.decode->library;
+    plan.backend_note = "these pods move KV with " + (p == d ? p : p + " and " + d) +
+                        ", not NIXL: the test measures the fabric, not their KV path";
   }
   plan.backend = with_backend.backend;
   plan.tool = c.tool;

@@ -32,6 +32,12 @@ std::string lower(std::string_view s) {
   return out;
 }
 
+std::string upper(std::string_view s) {
+  std::string out(s);
+  for (auto& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return out;
+}
+
 std::vector<std::string_view> words(std::string_view s) {
   std::vector<std::string_view> out;
   std::size_t i = 0;
@@ -88,6 +94,18 @@ std::optional<double> leading_number(std::string_view s) {
 
 bool contains(std::string_view s, std::string_view part) {
   return s.find(part) != std::string_view::npos;
+}
+
+std::string flag_value(std::string_view line, std::string_view flag) {
+  for (auto at = line.find(flag); at != std::string_view::npos; at = line.find(flag, at + 1)) {
+    const auto end = at + flag.size();
+    if (end >= line.size() || (line[end] != ' ' && line[end] != '=')) continue;
+    const auto start = line.find_first_not_of(" =\"'", end);
+    if (start == std::string_view::npos) return {};
+    const auto stop = line.find_first_of(" \"'\\;", start);
+    return std::string(line.substr(start, stop == std::string_view::npos ? std::string_view::npos : stop - start));
+  }
+  return {};
 }
 
 }  // namespace icheck::text

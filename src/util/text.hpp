@@ -13,6 +13,7 @@ namespace icheck::text {
 std::vector<std::string_view> lines(std::string_view s);
 std::string_view trim(std::string_view s);
 std::string lower(std::string_view s);
+std::string upper(std::string_view s);
 // Fields separated by runs of blanks (space or TAB).
 std::vector<std::string_view> words(std::string_view s);
 std::vector<std::string_view> split(std::string_view s, char sep);
@@ -22,5 +23,8 @@ std::optional<long long> to_int(std::string_view s);        // whole string, dec
 std::optional<unsigned long long> to_hex(std::string_view s);  // with or without 0x
 std::optional<double> leading_number(std::string_view s);   // "400 Gb/sec" -> 400
 bool contains(std::string_view s, std::string_view part);
+// The word after `flag` (as `flag VALUE` or `flag=VALUE`) in a command line joined by spaces,
+// without the quotes around it; "" when the flag is absent or has no value.
+std::string flag_value(std::string_view line, std::string_view flag);
 
 }  // namespace icheck::text

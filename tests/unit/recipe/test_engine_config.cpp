@@ -14,9 +14,33 @@ TEST_CASE("engine config: cache_transceiver_config.backend, upper case, unset an
   CHECK_FALSE(transceiver_backend("just a string").has_value());
 }
 
-TEST_CASE("engine config: every TRT-LLM recipe's workers find theirs in their own manifest") {
-  // Shapes seen: $(ENGINE_ARGS) in a shell line with a directory mount (qwen3-235b), the path as
-  // its own argument (deepseek-v32, kimi-k2.5), one ConfigMap per role (nemotron-3-super).
+TEST_CASE("engine config: every worker that names one finds it in its own manifest") {
+  // Over every recipe under tests/recipes: each service with --extra-engine-args has the text of
+  // its ConfigMap, and that text sets the transceiver the way the recipes do (DEFAULT or UCX;
+  // the aggregated ones set none).
+  int named = 0;
+  for (const auto& folder : icheck::test::recipe_folders()) {
+    const auto files = load_recipe(folder, false);
+    if (!files) continue;
+    for (const auto& file : *files)
+      for (const auto& dgd : file.deployments)
+        for (const auto& s : dgd.services) {
+          if (s.engine_config_path.empty()) continue;
+          CAPTURE(file.path.string());
+          CAPTURE(s.name);
+          ++named;
+          REQUIRE(s.engine_config.has_value());
+          const auto backend = transceiver_backend(*s.engine_config);
+          CHECK((backend == "DEFAULT" || backend == "UCX" || backend == ""));  // "": aggregated configs set none
+        }
+  }
+  // `grep -c -- --extra-engine-args` over tests/recipes: 23 lines in 15 TRT-LLM manifests, one per worker.
+  CHECK(named == 23);
+}
+
+TEST_CASE("engine config: the shapes the recipes use") {
+  // $(ENGINE_ARGS) in a shell line with a directory mount (qwen3-235b), the path as its own
+  // argument (deepseek-v32, kimi-k2.5), one ConfigMap per role (nemotron-3-super).
   const auto files = load_recipe(icheck::test::recipes_root / "deepseek-v32-fp4/trtllm/disagg-kv-router", false);
   REQUIRE(files);
   const auto& services = files->front().deployments.front().services;

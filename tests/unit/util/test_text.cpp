@@ -42,3 +42,15 @@ TEST_CASE("text: numbers are whole or refused, leading_number takes the first") 
   CHECK_FALSE(text::leading_number("N/A").has_value());
   CHECK(text::contains("nvidia_peermem 16384 0", "peermem"));
 }
+
+TEST_CASE("text: upper, and a flag's value in a command line") {
+  CHECK(text::upper("ucx") == "UCX");
+  // tests/recipes/qwen3-235b-a22b-fp8/trtllm/disagg/hopper: the shell line after ${ENGINE_ARGS} expanded.
+  CHECK(text::flag_value("python3 -m dynamo.trtllm --extra-engine-args \"/engine_configs/prefill.yaml\" \\ "
+                         "--disaggregation-mode prefill",
+                         "--extra-engine-args") == "/engine_configs/prefill.yaml");
+  CHECK(text::flag_value("x --disaggregation-transfer-backend=nixl --tp 2", "--disaggregation-transfer-backend") == "nixl");
+  CHECK(text::flag_value("x --extra-engine-args '/c/d.yaml'; exec y", "--extra-engine-args") == "/c/d.yaml");
+  CHECK(text::flag_value("x --extra-engine-args-file a", "--extra-engine-args").empty());  // another flag
+  CHECK(text::flag_value("x --extra-engine-args", "--extra-engine-args").empty());
+}
