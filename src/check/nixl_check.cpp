@@ -1,7 +1,6 @@
 #include "check/nixl_check.hpp"
 
 #include "check/pod_pipeline.hpp"
-#include "check/recipe_targets.hpp"
 #include "check/transfer_run.hpp"
 #include "rules/nixl_rules.hpp"
 #include "rules/pairing.hpp"
@@ -162,22 +161,7 @@ void judge_nixl_pods(PodRun& run, const Options& options, report::Report& report
 }
 
 Expected<report::Report> check_nixl(const Options& options) {
-  auto deployments = recipe_deployments(options.targets.recipe);
-  if (!deployments) {
-    return deployments.error();
-  }
-  auto run = run_pods(options, *deployments, probe_script(true), report::Layer::nixl);
-  if (!run) {
-    return run.error();
-  }
-  report::Report r;
-  r.mode = options.mode;
-  start_report(*run, r);
-  judge_nixl_pods(*run, options, r);
-  for (auto& p : run->probed) {
-    r.targets.push_back(std::move(p.target));
-  }
-  return r;
+  return pods_report(options, true, report::Layer::nixl, judge_nixl_pods);
 }
 
 }  // namespace icheck::check

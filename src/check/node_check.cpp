@@ -1,7 +1,6 @@
 #include "check/node_check.hpp"
 
 #include "check/pod_pipeline.hpp"
-#include "check/recipe_targets.hpp"
 #include "probe/node_probe.hpp"
 #include "probe/node_script.hpp"
 #include "rules/node.hpp"
@@ -54,23 +53,10 @@ Expected<report::Report> check_node(const Options& options) {
   if (options.targets.local) {
     return local_report(options);
   }
-  auto deployments = recipe_deployments(options.targets.recipe);
-  if (!deployments) {
-    return deployments.error();
-  }
-  auto run = run_pods(options, *deployments, probe_script(false), report::Layer::fabric);
-  if (!run) {
-    return run.error();
-  }
-  report::Report r;
-  r.mode = options.mode;
-  start_report(*run, r);
-  judge_node_pods(*run);
-  for (auto& p : run->probed) {
-    r.targets.push_back(std::move(p.target));
-  }
-  r.limitations.push_back("no transfer was exercised: kubectl dynamo-icheck nixl --transfer");
-  return r;
+  return pods_report(options, false, report::Layer::fabric, [](PodRun& run, const Options&, report::Report& r) {
+    judge_node_pods(run);
+    r.limitations.push_back("no transfer was exercised: kubectl dynamo-icheck nixl --transfer");
+  });
 }
 
 }  // namespace icheck::check

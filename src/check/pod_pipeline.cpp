@@ -1,6 +1,7 @@
 #include "check/pod_pipeline.hpp"
 
 #include "check/pod_targets.hpp"
+#include "check/recipe_targets.hpp"
 #include "probe/nixl_script.hpp"
 #include "probe/node_probe.hpp"
 #include "probe/node_script.hpp"
@@ -43,6 +44,26 @@ Expected<PodRun> run_pods(const Options& options, const std::vector<std::string>
     run.described += "; " + w;
   }
   return run;
+}
+
+Expected<report::Report> pods_report(const Options& options, bool with_nixl, report::Layer first_layer,
+                                     JudgePods judge) {
+  auto deployments = recipe_deployments(options.targets.recipe);
+  if (!deployments) {
+    return deployments.error();
+  }
+  auto run = run_pods(options, *deployments, probe_script(with_nixl), first_layer);
+  if (!run) {
+    return run.error();
+  }
+  report::Report r;
+  r.mode = options.mode;
+  start_report(*run, r);
+  judge(*run, options, r);
+  for (auto& p : run->probed) {
+    r.targets.push_back(std::move(p.target));
+  }
+  return r;
 }
 
 void start_report(const PodRun& run, report::Report& report) {

@@ -43,4 +43,10 @@ void start_report(const PodRun& run, report::Report& report);
 // The node script, with the NIXL fragment when the mode needs it.
 std::string probe_script(bool with_nixl);
 
+// A pod mode whole: the pods of `--recipe`'s deployments (or the user's targets) probed with the
+// script, judged by `judge`, one target each in the report.
+using JudgePods = void (*)(PodRun& run, const Options& options, report::Report& report);
+Expected<report::Report> pods_report(const Options& options, bool with_nixl, report::Layer first_layer,
+                                     JudgePods judge);
+
 }  // namespace icheck::check

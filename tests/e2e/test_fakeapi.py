@@ -133,7 +133,7 @@ class HealthyTest(unittest.TestCase):
                 "llama-70b-disagg-0-vllmdecodeworker-b8w3c", "llama-70b-disagg-0-vllmdecodeworker-r2n6d"] * 4
         with ThreadPoolExecutor(16) as ex:
             res = list(ex.map(lambda p: self.c.kubectl("1.31", ["exec", p, "-c", "main", "--", "hostname"]), pods))
-        self.assertEqual([(r[0], r[1].strip()) for r in res], [(0, p) for p in pods])
+        self.assertEqual([(r[0], r[1].strip()) for r in res], [(0, p) for p in pods], [r[2] for r in res if r[0]])
 
     def test_9_request_log_only_reads(self):
         log = self.c.request_log()
