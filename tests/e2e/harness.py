@@ -19,6 +19,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 E2E_DIR = os.path.dirname(os.path.abspath(__file__))
@@ -47,6 +48,7 @@ class FakeCluster:
         self.keep = keep
         self.proc = None
         self.port = None
+        self._bin_lock = threading.Lock()
 
     # -- lifecycle --
     def start(self, timeout=30):
@@ -112,13 +114,14 @@ class FakeCluster:
     # -- running things --
     def bin_dir(self, version):
         d = os.path.join(self.dir, "bin-" + version)
-        if not os.path.isdir(d):
-            os.makedirs(d)
-            os.symlink(kubectl_binary(version), os.path.join(d, "kubectl"))
-            try:
-                os.symlink(plugin_path(self.plugin), os.path.join(d, "kubectl-dynamo_icheck"))
-            except RuntimeError:
-                pass  # kubectl-only tests do not need the plugin
+        with self._bin_lock:  # tests call kubectl from several threads at once
+            if not os.path.isdir(d):
+                os.makedirs(d)
+                os.symlink(kubectl_binary(version), os.path.join(d, "kubectl"))
+                try:
+                    os.symlink(plugin_path(self.plugin), os.path.join(d, "kubectl-dynamo_icheck"))
+                except RuntimeError:
+                    pass  # kubectl-only tests do not need the plugin
         return d
 
     def env(self, version, extra=None):
