@@ -4,6 +4,7 @@
 #include "exec/local.hpp"
 #include "exec/progress.hpp"
 #include "kube/kubectl_argv.hpp"
+#include "probe/sections.hpp"
 
 #include <cstdio>
 
@@ -21,6 +22,10 @@ kube::ExecFailure classify(const KubeSession& session, const kube::PodInfo& pod,
   kube::ExecTarget target{pod.name, pod.namespace_, pod.container, session.program, run.timeout};
   return kube::classify_exec_failure(outcome, target);
 }
+
+// kubectl exec can exit 0 with its stdout cut short (kubernetes/kubernetes#124571): the script
+// ran to its end, but the final marker never arrived.
+bool lost_output(const exec::ChildResult& r) { return r.ok() && !probe::output_complete(r.out); }
 
 }  // namespace
 
@@ -44,6 +49,9 @@ std::vector<PodProbe> probe_pods(const KubeSession& session, const std::vector<k
     spec.deadline = run.timeout;
     spec.output_cap = run.output_cap;
     probe.result = exec::run_child(spec);
+    if (lost_output(*probe.result)) {
+      probe.result = exec::run_child(spec);  // read-only and idempotent: once more
+    }
     probe.failure = classify(session, probe.pod, *probe.result, run);
   });
   progress.clear();

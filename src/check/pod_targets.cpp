@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include "probe/sections.hpp"
 #include "util/join.hpp"
 
 namespace icheck::check {
@@ -77,6 +78,12 @@ bool start_target(const PodProbe& probe, report::Layer layer, const RunOptions& 
     target.findings.push_back(
         skipped("exec", layer, probe.failure.detail, probe.failure.next_step));
     return false;
+  }
+  if (!probe::output_complete(probe.result->out)) {  // twice: probe_pods tried once more
+    target.findings.push_back(skipped("probe", layer,
+                                      "kubectl exited 0 but the probe's output arrived cut short, twice "
+                                      "(kubernetes/kubernetes#124571); facts after the cut are missing",
+                                      "rerun the check"));
   }
   return true;
 }

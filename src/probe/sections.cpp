@@ -29,6 +29,8 @@ void finish_body(Section& s) {
 
 }  // namespace
 
+bool output_complete(std::string_view raw) { return raw.find(done_mark) != std::string_view::npos; }
+
 const Section* ProbeOutput::find(std::string_view name) const {
   for (const auto& s : sections)
     if (s.name == name) return &s;

@@ -28,4 +28,7 @@ struct ProbeOutput {
 
 ProbeOutput split_sections(std::string_view raw);
 
+// The raw output holds the script's final marker (cheap: no split), so nothing was lost on the way.
+bool output_complete(std::string_view raw);
+
 }  // namespace icheck::probe

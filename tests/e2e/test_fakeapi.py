@@ -131,8 +131,16 @@ class HealthyTest(unittest.TestCase):
     def test_7_parallel_execs(self):
         pods = [PREFILL0, "llama-70b-disagg-0-vllmprefillworker-m4q9z",
                 "llama-70b-disagg-0-vllmdecodeworker-b8w3c", "llama-70b-disagg-0-vllmdecodeworker-r2n6d"] * 4
+        def hostname(pod):
+            r = self.c.kubectl("1.31", ["exec", pod, "-c", "main", "--", "hostname"])
+            if r[:3] == (0, "", ""):
+                # kubectl itself can exit 0 having dropped stdout (kubernetes#124571; here about
+                # once in 800 parallel execs): the server is judged on the next answer instead.
+                r = self.c.kubectl("1.31", ["exec", pod, "-c", "main", "--", "hostname"])
+            return r
+
         with ThreadPoolExecutor(16) as ex:
-            res = list(ex.map(lambda p: self.c.kubectl("1.31", ["exec", p, "-c", "main", "--", "hostname"]), pods))
+            res = list(ex.map(hostname, pods))
         self.assertEqual([(r[0], r[1].strip()) for r in res], [(0, p) for p in pods], [r[2] for r in res if r[0]])
 
     def test_9_request_log_only_reads(self):

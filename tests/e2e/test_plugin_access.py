@@ -95,6 +95,21 @@ class TestExecFailures(unittest.TestCase):
             self.assertEqual(rc, 2)
             self.assertEqual(harness.only_reads(c.request_log()), [])
 
+    def test_output_lost_on_the_way_is_fetched_again(self):
+        # kubectl can exit 0 with stdout cut short (kubernetes#124571): the probe is read-only, so
+        # it runs once more; cut short twice, the pod says so instead of judging half its facts.
+        with harness.FakeCluster("lost-output") as c:
+            rc, out, err, _ = c.run_plugin("1.31", ["node", "--deployment", "lossy", "-o", "json"])
+            doc = doc_of(self, out, err)
+            once = [t for t in doc["targets"] if t["name"] == "lossy-0-decode-once"][0]
+            self.assertEqual([ch for ch in once["checks"] if ch["name"] == "probe"], [])
+            self.assertEqual({ch["name"]: ch["status"] for ch in once["checks"]}["ports"], "ok")
+            ch = first(doc, "lossy-0-decode-twice")
+            self.assertEqual((ch["name"], ch["status"]), ("probe", "skipped"))
+            self.assertIn("cut short, twice (kubernetes/kubernetes#124571)", ch["detail"])
+            execs = [r for r in c.request_log() if r["path"].endswith("/exec")]
+            self.assertEqual(len(execs), 4)  # each pod twice
+
     def test_memlock_64k_exec(self):
         with harness.FakeCluster("node-memlock-64k") as c:
             rc, out, err, _ = c.run_plugin("1.30", ["node", "--pod", "node-memlock-64k-0-decode-a", "-o", "json"])

@@ -23,7 +23,9 @@ Pod fields:
     "hang": false,        -- the command is replaced by an endless sleep
     "forbidden": false,   -- RBAC 403 on pods/exec
     "huge_output_mib": 0, -- that many MiB of stdout before the command's own output
-    "memlock_bytes": null -- RLIMIT_MEMLOCK (soft=hard) for the exec, <= 8 MiB here
+    "memlock_bytes": null, -- RLIMIT_MEMLOCK (soft=hard) for the exec, <= 8 MiB here
+    "lose_output": 0      -- that many first execs relay only 64 bytes of stdout, yet end with
+                             exit 0, as kubectl's client does now and then (kubernetes#124571)
   }
 Values in "name" and string fields of replicated pods may use {i} (0-based index).
 """
@@ -52,7 +54,7 @@ POD_DEFAULTS = {
     "exec": {},
 }
 EXEC_DEFAULTS = {"latency_ms": 0, "hang": False, "forbidden": False,
-                 "huge_output_mib": 0, "memlock_bytes": None}
+                 "huge_output_mib": 0, "memlock_bytes": None, "lose_output": 0}
 
 
 def deep_merge(base, over):

@@ -63,6 +63,8 @@ class FakeAPI(ThreadingHTTPServer):
         self.scenario = scenario
         self.workdir = workdir
         self.sandboxes = {(p.namespace, p.name): sbx.sandbox_for(p, workdir) for p in scenario.pods}
+        self.execs_seen = {}  # (namespace, pod) -> execs started, for exec.lose_output
+        self.execs_lock = threading.Lock()
         self.request_log = request_log
         self.log_lock = threading.Lock()
         self.exec_id = 0
@@ -248,6 +250,7 @@ class ExecStream:
         self.plock = threading.Lock()
         self.client_gone = threading.Event()
         self.closed_sent = False
+        self.stdout_budget = None  # bytes of stdout still relayed (exec.lose_output); None: all
 
     def send(self, opcode, payload):
         with self.wlock:
@@ -336,6 +339,11 @@ class ExecStream:
             if self.client_gone.is_set():
                 return
             self.proc = box.spawn(self.argv, self.container)
+        server = self.h.server
+        with server.execs_lock:
+            key = (self.pod.namespace, self.pod.name)
+            server.execs_seen[key] = server.execs_seen.get(key, 0) + 1
+            self.stdout_budget = 64 if server.execs_seen[key] <= ex["lose_output"] else None
         pumps = [threading.Thread(target=self.pump, args=(self.proc.stdout, 1), daemon=True),
                  threading.Thread(target=self.pump, args=(self.proc.stderr, 2), daemon=True)]
         for p in pumps:
@@ -355,6 +363,10 @@ class ExecStream:
                 b = os.read(fd, 32768)
                 if not b:
                     break
+                if channel == 1 and self.stdout_budget is not None:  # exec.lose_output
+                    b, self.stdout_budget = b[:self.stdout_budget], max(0, self.stdout_budget - len(b))
+                    if not b:
+                        continue
                 self.data(channel, b)
         except OSError:
             self.kill()
