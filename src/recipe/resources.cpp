@@ -47,7 +47,7 @@ void read_security_context(const YAML::Node& security_context, Service& service)
   }
 }
 
-void read_container(const YAML::Node& container, Service& service) {
+void read_container(const YAML::Node& pod_spec, const YAML::Node& container, Service& service) {
   merge_env(service.env, parse_env_list(child(container, "env")));
   for (auto& ref : parse_env_from(child(container, "envFrom"))) {
     service.env_from.push_back(std::move(ref));
@@ -59,6 +59,7 @@ void read_container(const YAML::Node& container, Service& service) {
       service.args.push_back(std::move(word));
     }
   }
+  read_config_mounts(pod_spec, container, service);
 }
 
 }  // namespace icheck::recipe::detail

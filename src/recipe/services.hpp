@@ -14,9 +14,9 @@ std::vector<Service> parse_v1alpha1_services(const YAML::Node& spec);
 // spec.components[] with spec.env (nvidia.com/v1beta1).
 std::vector<Service> parse_v1beta1_components(const YAML::Node& spec);
 
-// The main container (either version): env merged over the graph's, envFrom, resources,
-// security context, command + args.
-void read_container(const YAML::Node& container, Service& service);
+// The main container (either version) of a pod spec: env merged over the graph's, envFrom,
+// resources, security context, command + args, the configMap volumes it mounts.
+void read_container(const YAML::Node& pod_spec, const YAML::Node& container, Service& service);
 
 // configMap volumes of the pod that the container mounts, into service.config_mounts.
 void read_config_mounts(const YAML::Node& pod_spec, const YAML::Node& container, Service& service);

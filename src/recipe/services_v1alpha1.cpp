@@ -24,8 +24,7 @@ static Service parse_service(const std::string& name, const YAML::Node& node,
   if (present(child(pod, "resourceClaims"))) {
     service.resource_claims = true;
   }
-  read_container(child(pod, "mainContainer"), service);
-  read_config_mounts(pod, child(pod, "mainContainer"), service);
+  read_container(pod, child(pod, "mainContainer"), service);
   service.role = resolve_role(service);
   return service;
 }

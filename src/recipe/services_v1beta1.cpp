@@ -27,8 +27,7 @@ static Service parse_component(const YAML::Node& node, const std::vector<EnvVar>
   service.env = graph_env;
   const YAML::Node pod_spec = child(child(node, "podTemplate"), "spec");
   service.resource_claims = present(child(pod_spec, "resourceClaims"));
-  read_container(main_container(pod_spec), service);
-  read_config_mounts(pod_spec, main_container(pod_spec), service);
+  read_container(pod_spec, main_container(pod_spec), service);
   service.role = resolve_role(service);
   return service;
 }
