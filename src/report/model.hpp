@@ -31,6 +31,14 @@ struct Finding {
   bool is_transfer = false;
 };
 
+// A finding off the deployment's KV path is shown, not judged: optional, a fail reads as a warn,
+// and a warn says why in parentheses.
+inline void off_kv_path(Finding& f, const std::string& why) {
+  f.required = false;
+  if (f.status == Status::fail) f.status = Status::warn;
+  if (f.status == Status::warn) f.detail += " (" + why + ")";
+}
+
 struct Target {
   std::string name;
   TargetKind kind = TargetKind::pod;

@@ -124,13 +124,9 @@ std::string tool_list(const NixlFacts& f) {
 
 // When the framework moves KV without NIXL, the NIXL install is shown, not judged.
 void demote_nixl_install(std::vector<Finding>& out, const KvBackends& backends) {
-  const std::string why = " (not in the KV path: " + backends.path() + ")";
-  for (auto& f : out) {
-    if (f.name != "install" && f.name != "python import" && !f.name.ends_with(" plugin")) continue;
-    f.required = false;
-    if (f.status == Status::fail) f.status = Status::warn;
-    if (f.status == Status::warn) f.detail += why;
-  }
+  for (auto& f : out)
+    if (f.name == "install" || f.name == "python import" || f.name.ends_with(" plugin"))
+      report::off_kv_path(f, "not in the KV path: " + backends.path());
 }
 
 }  // namespace

@@ -38,12 +38,8 @@ bool rdma_layer(const report::Finding& f) {
 // When the RDMA path is not what carries KV, its findings are shown, not judged: a fail reads
 // as a warn, none of them counts toward the verdict, and each says why.
 void demote_rdma(std::vector<report::Finding>& findings, const std::string& why) {
-  for (auto& f : findings) {
-    if (!rdma_layer(f)) continue;
-    f.required = false;
-    if (f.status == Status::fail) f.status = Status::warn;
-    if (f.status == Status::warn) f.detail += " (" + why + ")";
-  }
+  for (auto& f : findings)
+    if (rdma_layer(f)) report::off_kv_path(f, why);
 }
 
 void append(std::vector<report::Finding>& out, std::vector<report::Finding> more) {
