@@ -1,6 +1,7 @@
 // kubectl-dynamo_icheck: argv parsing and wiring only; every mode lives in src/check.
 #include "check/options.hpp"
 #include "check/run.hpp"
+#include "exec/interrupt.hpp"
 #include "kube/flags.hpp"
 #include "report/render.hpp"
 #include "report/verdict.hpp"
@@ -9,6 +10,7 @@
 #include <CLI/CLI.hpp>
 #include <unistd.h>
 
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -168,18 +170,22 @@ int run(int argc, char** argv) {
   options.transfer_timeout = *transfer_deadline;
   options.run.progress = isatty(STDERR_FILENO);
 
+  icheck::exec::install_interrupt_handlers();
   auto report = icheck::check::run_mode(options);
+  const int interrupted_by = icheck::exec::interrupt_signal();
   if (!report) {
     // kubeconfig errors arrive worded exactly as kubectl prints them, prefix included.
     const auto& message = report.error().message;
     const bool prefixed = message.rfind("error: ", 0) == 0 || message.rfind("Error", 0) == 0;
     std::cerr << (prefixed ? "" : "error: ") << message << "\n";
-    return k_exit_unknown;
+    return interrupted_by != 0 ? 128 + interrupted_by : k_exit_unknown;
   }
+  if (interrupted_by != 0) report->interrupted = interrupted_by == SIGTERM ? "SIGTERM" : "SIGINT";
   const auto verdict = icheck::report::decide(*report);
   std::cout << icheck::report::render(*report, verdict, {format_of(output.format), use_color(output.color)});
   std::cout.flush();
-  return icheck::report::exit_code(verdict.status);
+  // 128 + signal, as a shell reports a command the signal ended (130 SIGINT, 143 SIGTERM).
+  return interrupted_by != 0 ? 128 + interrupted_by : icheck::report::exit_code(verdict.status);
 }
 
 }  // namespace

@@ -43,19 +43,33 @@ std::string describe(const TargetOptions& t, const std::vector<std::string>& dep
 }
 
 // kubectl's own words for why `get pods` failed, without client-go's klog retries.
+// A pod list of thousands of pods still fits.
+constexpr std::size_t kPodListCap = std::size_t{256} << 20;
+
 std::string kubectl_error(const exec::ChildResult& r, const std::string& program,
                           std::chrono::milliseconds timeout) {
   if (r.not_found) {
     return "could not run \"" + program + "\": not found on PATH (install kubectl, or set "
            "DYNAMO_ICHECK_KUBECTL)";
   }
+  if (r.interrupted) {
+    return "interrupted before kubectl get pods finished";
+  }
+  if (!r.spawn_error.empty()) {
+    return "could not start \"" + program + "\": " + r.spawn_error;
+  }
+  if (r.truncated) {
+    return "kubectl get pods printed more than the " + std::to_string(kPodListCap >> 20) +
+           " MiB its answer may take; it was stopped (narrow it with -l or --deployment)";
+  }
   if (r.timed_out) {
     return "kubectl get pods did not answer within " + format_duration(timeout) +
            " (raise --timeout, or check the API server: kubectl cluster-info)";
   }
   const auto messages = kube::kubectl_messages(r.err);
-  return messages.empty() ? "kubectl get pods failed with exit code " + std::to_string(r.exit_code)
-                          : join(messages, "\n");
+  if (!messages.empty()) return join(messages, "\n");
+  return r.signal != 0 ? "kubectl get pods was ended by signal " + std::to_string(r.signal)
+                       : "kubectl get pods failed with exit code " + std::to_string(r.exit_code);
 }
 
 }  // namespace
@@ -84,7 +98,7 @@ Expected<PodSelection> find_pods(const KubeSession& session, const TargetOptions
                                         selector_for(targets, deployments))
                   : kube::get_named_pods_argv(session.base, ns, targets.pods);
   spec.deadline = session.timeout;
-  spec.output_cap = std::size_t{256} << 20;  // a pod list of thousands of pods still fits
+  spec.output_cap = kPodListCap;
   const auto r = exec::run_child(spec);
   const bool named = !targets.pods.empty();
   if (!r.ok() && !(named && r.exit_code == 1 && !r.out.empty())) {

@@ -1,6 +1,7 @@
 #include "check/pod_probe.hpp"
 
 #include "exec/fanout.hpp"
+#include "exec/interrupt.hpp"
 #include "exec/local.hpp"
 #include "exec/progress.hpp"
 #include "kube/kubectl_argv.hpp"
@@ -17,7 +18,10 @@ kube::ExecFailure classify(const KubeSession& session, const kube::PodInfo& pod,
   outcome.exit_code = r.exit_code;
   outcome.stderr_text = r.err;
   outcome.timed_out = r.timed_out;
-  outcome.spawn_failed = r.not_found || !r.spawn_error.empty();
+  outcome.not_found = r.not_found;
+  outcome.spawn_error = r.spawn_error;
+  outcome.interrupt_signal = r.interrupted ? exec::interrupt_signal() : 0;
+  outcome.truncated = r.truncated;
   outcome.stdout_empty = r.out.empty();
   kube::ExecTarget target{pod.name, pod.namespace_, pod.container, session.program, run.timeout};
   return kube::classify_exec_failure(outcome, target);
@@ -49,7 +53,7 @@ std::vector<PodProbe> probe_pods(const KubeSession& session, const std::vector<k
     spec.deadline = run.timeout;
     spec.output_cap = run.output_cap;
     probe.result = exec::run_child(spec);
-    if (lost_output(*probe.result)) {
+    if (lost_output(*probe.result) && exec::interrupt_signal() == 0) {
       probe.result = exec::run_child(spec);  // read-only and idempotent: once more
     }
     probe.failure = classify(session, probe.pod, *probe.result, run);

@@ -5,6 +5,7 @@
 #include <exception>
 
 #include "exec/fd.hpp"
+#include "exec/interrupt.hpp"
 #include "exec/spawn.hpp"
 #include "exec/supervise.hpp"
 
@@ -37,6 +38,10 @@ void run_started(Spawned& spawned, Pipe& out, Pipe& err, const ChildSpec& spec,
 }
 
 void run(const ChildSpec& spec, ChildResult& result) {
+  if (interrupt_signal() != 0) {  // no new work once interrupted
+    result.interrupted = true;
+    return;
+  }
   auto out = make_pipe();
   auto err = make_pipe();
   auto in = open_dev_null();

@@ -31,6 +31,7 @@ struct ChildResult {
   bool timed_out = false;      // the deadline expired and the group was killed
   bool truncated = false;      // a stream passed output_cap and the group was killed
   bool not_found = false;      // argv[0] is not on PATH / does not exist; nothing ran
+  bool interrupted = false;    // SIGINT/SIGTERM (exec/interrupt.hpp): not started, or killed
   std::string spawn_error;     // any other failure to start (or supervise) the child
   std::string out;             // stdout, at most output_cap bytes
   std::string err;             // stderr, at most output_cap bytes
@@ -38,7 +39,8 @@ struct ChildResult {
 
   // Ran, exited 0, and nothing was cut short.
   bool ok() const {
-    return !not_found && spawn_error.empty() && !timed_out && !truncated && signal == 0 &&
+    return !not_found && !interrupted && spawn_error.empty() && !timed_out && !truncated &&
+           signal == 0 &&
            exit_code == 0;
   }
 };

@@ -11,6 +11,8 @@
 #include <memory>
 #include <string>
 
+#include "exec/interrupt.hpp"
+
 namespace icheck::exec {
 namespace {
 
@@ -20,6 +22,8 @@ using asio::posix::stream_descriptor;
 constexpr std::size_t kReadChunk = 64 * 1024;
 // Used only where the kernel has no pidfd: how often to look whether the child exited.
 constexpr std::chrono::milliseconds kExitPoll{5};
+// How often a running child looks whether SIGINT/SIGTERM arrived (a handler can only set a flag).
+constexpr std::chrono::milliseconds kInterruptPoll{20};
 
 // Appends at most `cap - out.size()` bytes and keeps the capacity within the cap, so a
 // chatty child never costs more memory than the cap. Returns false when bytes were dropped.
@@ -57,7 +61,8 @@ public:
         m_exit_watch(m_io),
         m_deadline(m_io),
         m_grace(m_io),
-        m_drain(m_io) {
+        m_drain(m_io),
+        m_interrupt_poll(m_io) {
     adopt(m_out.descriptor, watched.out);
     adopt(m_err.descriptor, watched.err);
   }
@@ -66,6 +71,7 @@ public:
     read(m_out);
     read(m_err);
     watch_exit();
+    watch_interrupt();
     if (m_spec.deadline.count() > 0) {
       m_deadline.expires_after(m_spec.deadline);
       m_deadline.async_wait([this](auto ec) {
@@ -111,6 +117,18 @@ private:
     finish_if_done();
   }
 
+  void watch_interrupt() {
+    if (m_exited) return;
+    if (interrupt_signal() != 0) {
+      m_result.interrupted = true;
+      return kill_group();
+    }
+    m_interrupt_poll.expires_after(kInterruptPoll);
+    m_interrupt_poll.async_wait([this](auto ec) {
+      if (!ec) watch_interrupt();
+    });
+  }
+
   // A pidfd turns readable when the child exits; without one, poll for it.
   void watch_exit() {
     UniqueFd pidfd = open_pidfd(m_pgid);
@@ -136,6 +154,7 @@ private:
   void on_exit() {
     m_exited = true;
     m_deadline.cancel();
+    m_interrupt_poll.cancel();
     if (finish_if_done()) return;
     m_drain.expires_after(kDrainAfterExit);
     m_drain.async_wait([this](auto ec) {
@@ -177,6 +196,7 @@ private:
   asio::steady_timer m_deadline;
   asio::steady_timer m_grace;
   asio::steady_timer m_drain;
+  asio::steady_timer m_interrupt_poll;
   bool m_exited = false;
   bool m_killing = false;
 };

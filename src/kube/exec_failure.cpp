@@ -27,6 +27,8 @@
 
 #include "util/duration.hpp"
 
+#include <csignal>
+#include <optional>
 #include <regex>
 #include <sstream>
 #include <vector>
@@ -123,7 +125,7 @@ ExecFailure command_failed(const ExecOutcome& o, const ExecTarget& t) {
 }
 
 bool kubectl_missing(const ExecOutcome& o) {
-  if (o.spawn_failed)
+  if (o.not_found)
     return true;
   // A launcher shell reports a missing program as 127 without kubectl's remote-exit line.
   return o.exit_code == 127 && !has(o.stderr_text, "command terminated") &&
@@ -159,9 +161,33 @@ ExecFailure classify_by_text(const ExecOutcome& o, const ExecTarget& t) {
   return {ExecFailureKind::none, "", ""};
 }
 
+ExecFailure interrupted(int signal) {
+  return {ExecFailureKind::interrupted,
+          std::string("interrupted by ") + (signal == SIGTERM ? "SIGTERM" : "SIGINT") +
+              " before the probe of this pod finished",
+          ""};
+}
+
+// Causes that are ours, not kubectl's: they come before anything kubectl said.
+std::optional<ExecFailure> own_cause(const ExecOutcome& o, const ExecTarget& t) {
+  if (o.interrupt_signal != 0)
+    return interrupted(o.interrupt_signal);
+  if (!o.spawn_error.empty()) {
+    return ExecFailure{ExecFailureKind::spawn_failed,
+                       "could not start \"" + t.kubectl + "\": " + o.spawn_error, ""};
+  }
+  if (o.truncated) {
+    return ExecFailure{ExecFailureKind::output_capped,
+                       "kubectl's output passed the cap and kubectl was stopped", try_exec(t)};
+  }
+  return std::nullopt;
+}
+
 } // namespace
 
 ExecFailure classify_exec_failure(const ExecOutcome& outcome, const ExecTarget& target) {
+  if (auto own = own_cause(outcome, target))
+    return *own;
   if (outcome.timed_out) {
     return {ExecFailureKind::timed_out,
             "timed out after " + format_duration(target.timeout),

@@ -9,7 +9,10 @@ namespace icheck::kube {
 
 enum class ExecFailureKind {
   none,                // exit 0
-  kubectl_missing,     // the kubectl binary could not be started
+  kubectl_missing,     // the kubectl binary is not there
+  spawn_failed,        // kubectl is there but could not be started (out of descriptors, ...)
+  interrupted,         // SIGINT/SIGTERM stopped the run before this pod was done
+  output_capped,       // kubectl passed the output cap and was killed
   forbidden,           // RBAC: pods/exec not allowed
   unauthorized,        // credentials rejected
   pod_gone,            // deleted since it was listed
@@ -26,7 +29,10 @@ struct ExecOutcome {
   int exit_code = 0;
   std::string stderr_text;
   bool timed_out = false;
-  bool spawn_failed = false; // posix_spawn/exec of kubectl failed
+  bool not_found = false;    // no kubectl binary to run
+  std::string spawn_error;   // kubectl could not be started for another reason
+  int interrupt_signal = 0;  // SIGINT/SIGTERM stopped it (or it never started because of one)
+  bool truncated = false;    // its output passed the cap and it was killed
   bool stdout_empty = false; // nothing came back: with 126/127 the shell never started
 };
 

@@ -71,6 +71,9 @@ struct Report {
   // True when the checks can never prove the transport (e.g. an aggregated deployment):
   // the verdict is then never better than surface-ok.
   bool transport_not_exercised = false;
+  // "SIGINT" or "SIGTERM" when the run was cut short by one: the report holds what was
+  // gathered before, and the verdict is never better than unconfirmed.
+  std::string interrupted;
 };
 
 std::string_view to_string(Status s);

@@ -174,6 +174,14 @@ Verdict decide_from_findings(const Report& report) {
 
 Verdict decide(const Report& report) {
   Verdict v = decide_from_findings(report);
+  if (!report.interrupted.empty()) {
+    if (v.status == VerdictStatus::confirmed || v.status == VerdictStatus::surface_ok) {
+      v.status = VerdictStatus::unconfirmed;
+      v.summary = "unconfirmed: interrupted (" + v.summary + ")";
+    }
+    add_unique(v.limitations, "interrupted by " + report.interrupted +
+                                  ": only what was gathered before it is shown");
+  }
   for (const auto& n : report.next) {  // mode-level commands come after the findings' own
     add_unique(v.next, n);
   }

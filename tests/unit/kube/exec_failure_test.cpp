@@ -22,9 +22,9 @@ TEST_CASE("exit 0 is no failure") {
   CHECK(classify(0, "some warning\n").kind == ExecFailureKind::none);
 }
 
-TEST_CASE("kubectl missing: spawn failure or the launcher's 127") {
+TEST_CASE("kubectl missing: not found, or the launcher's 127") {
   ExecOutcome outcome;
-  outcome.spawn_failed = true;
+  outcome.not_found = true;
   auto failure = classify_exec_failure(outcome, kTarget);
   CHECK(failure.kind == ExecFailureKind::kubectl_missing);
   CHECK(failure.detail == "could not run \"kubectl\": not found on PATH");
@@ -142,4 +142,32 @@ TEST_CASE("anything else: kubectl's last line") {
   CHECK(failure.detail == "error: error reading from error stream: next reader: websocket: close "
                           "1006 (abnormal closure): unexpected EOF");
   CHECK(classify(1, "").detail == "kubectl exec exited with code 1");
+}
+
+TEST_CASE("out of descriptors is said as such, not as kubectl missing") {
+  ExecOutcome outcome;
+  outcome.exit_code = -1;
+  outcome.spawn_error = "Too many open files";
+  auto failure = classify_exec_failure(outcome, kTarget);
+  CHECK(failure.kind == ExecFailureKind::spawn_failed);
+  CHECK(failure.detail == "could not start \"kubectl\": Too many open files");
+}
+
+TEST_CASE("a kubectl stopped at the output cap names the cap, not exit code -1") {
+  ExecOutcome outcome;
+  outcome.exit_code = -1;
+  outcome.truncated = true;
+  auto failure = classify_exec_failure(outcome, kTarget);
+  CHECK(failure.kind == ExecFailureKind::output_capped);
+  CHECK(failure.detail.find("-1") == std::string::npos);
+  CHECK(failure.detail.find("cap") != std::string::npos);
+}
+
+TEST_CASE("an interrupted exec names the signal") {
+  ExecOutcome outcome;
+  outcome.exit_code = -1;
+  outcome.interrupt_signal = 15;
+  auto failure = classify_exec_failure(outcome, kTarget);
+  CHECK(failure.kind == ExecFailureKind::interrupted);
+  CHECK(failure.detail == "interrupted by SIGTERM before the probe of this pod finished");
 }
