@@ -1,7 +1,7 @@
 #include "check/env_facts.hpp"
 
+#include "dynamo/transport_vars.hpp"
 #include "recipe/shape.hpp"
-#include "recipe/transport_vars.hpp"
 
 #include <boost/json/array.hpp>
 
@@ -14,8 +14,9 @@ boost::json::object service_facts(const recipe::Service& s) {
   for (const auto& [name, quantity] : s.rdma_resources) {
     rdma[name] = quantity;
   }
-  return {{"name", s.name},         {"role", s.role}, {"replicas", s.replicas},
-          {"nodeCount", s.node_count}, {"gpus", s.gpus}, {"rdmaResources", std::move(rdma)}};
+  return {{"name", s.name},         {"role", dynamo::role_name(s.role)},
+          {"replicas", s.replicas}, {"nodeCount", s.node_count},
+          {"gpus", s.gpus},         {"rdmaResources", std::move(rdma)}};
 }
 
 boost::json::object env_listing(const recipe::Deployment& dgd) {
@@ -23,7 +24,7 @@ boost::json::object env_listing(const recipe::Deployment& dgd) {
   for (const auto& s : dgd.services) {
     boost::json::object vars;
     for (const auto& var : s.env) {
-      if (recipe::is_transport_var(var.name)) {
+      if (dynamo::is_transport_var(var.name)) {
         vars[var.name] = recipe::shown(var);
       }
     }
@@ -62,8 +63,8 @@ std::string env_summary(const recipe::Deployment& dgd) {
     if (!recipe::is_worker(s)) {
       continue;
     }
-    out += " · " + std::to_string(s.replicas) + " " + s.role + " ×" + std::to_string(s.gpus) +
-           " GPU";
+    out += " · " + std::to_string(s.replicas) + " " + std::string(dynamo::role_name(s.role)) +
+           " ×" + std::to_string(s.gpus) + " GPU";
     if (s.node_count > 1) {
       out += " ×" + std::to_string(s.node_count) + " nodes";
     }

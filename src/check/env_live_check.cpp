@@ -38,7 +38,7 @@ report::Finding unmatched(const kube::PodInfo& pod) {
   f.name = "service";
   f.status = report::Status::skipped;
   f.detail = "no service of the recipe matches component \"" + pod.component + "\" (role " +
-             pod.role + "): not compared";
+             std::string(dynamo::role_name(pod.role)) + "): not compared";
   return f;
 }
 

@@ -1,10 +1,12 @@
 #include "check/pod_targets.hpp"
 
+#include "dynamo/role.hpp"
+#include "probe/sections.hpp"
+#include "util/join.hpp"
+
 #include <algorithm>
 #include <map>
 #include <set>
-#include "probe/sections.hpp"
-#include "util/join.hpp"
 
 namespace icheck::check {
 namespace {
@@ -28,7 +30,7 @@ std::string pods_phrase(const std::vector<kube::PodInfo>& pods) {
   std::map<std::string, int> roles;
   std::set<std::string> nodes;
   for (const auto& p : pods) {
-    ++roles[p.role.empty() ? "unknown" : p.role];
+    ++roles[std::string(dynamo::role_label(p.role))];
     if (!p.node.empty()) {
       nodes.insert(p.node);
     }
@@ -48,7 +50,7 @@ bool is_disagg(const std::vector<kube::PodInfo>& pods) {
   // The operator gives prefill/decode roles only to disaggregated deployments, so one such pod
   // is enough (a --pod or a decode-only selection still belongs to a disagg deployment).
   return std::any_of(pods.begin(), pods.end(),
-                     [](const kube::PodInfo& p) { return p.role == "prefill" || p.role == "decode"; });
+                     [](const kube::PodInfo& p) { return dynamo::is_split(p.role); });
 }
 
 bool start_target(const PodProbe& probe, report::Layer layer, const RunOptions& run,
@@ -56,7 +58,7 @@ bool start_target(const PodProbe& probe, report::Layer layer, const RunOptions& 
   const auto& pod = probe.pod;
   target.name = pod.name;
   target.kind = report::TargetKind::pod;
-  target.role = pod.role;
+  target.role = dynamo::role_name(pod.role);
   target.node = pod.node;
   if (!pod.container_note.empty()) {
     target.summary = pod.container_note;

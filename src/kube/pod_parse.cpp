@@ -54,6 +54,19 @@ std::map<std::string, std::string> string_map(const json::object* object) {
   return values;
 }
 
+// A container's env entries with a literal value (valueFrom references are left out).
+std::map<std::string, std::string> literal_env(const json::object* container) {
+  std::map<std::string, std::string> env;
+  if (const auto* list = array_at(container, "env")) {
+    for (const auto& item : *list) {
+      const auto* var = item.if_object();
+      if (var != nullptr && var->contains("value"))
+        env[string_at(var, "name")] = string_at(var, "value");
+    }
+  }
+  return env;
+}
+
 const json::object* find_named(const json::array* list, const std::string& name) {
   if (list == nullptr)
     return nullptr;
@@ -152,7 +165,8 @@ PodInfo parse_pod(const json::object& object, const ContainerChoice& choice) {
   auto command_line = strings_at(container, "command");
   auto args = strings_at(container, "args");
   command_line.insert(command_line.end(), args.begin(), args.end());
-  pod.role = pod_role(pod.labels, command_line);
+  pod.spec_env = literal_env(container);
+  pod.role = pod_role(pod.labels, command_line, pod.spec_env);
   pod.command_line = std::move(command_line);
   pod.component = pod.labels.count(kComponentLabel) ? pod.labels.at(kComponentLabel) : "";
   pod.dgd = pod.labels.count(kDeploymentLabel) ? pod.labels.at(kDeploymentLabel) : "";

@@ -2,6 +2,7 @@
 // Pods from `kubectl get pods -o json`: role as the Dynamo operator decides it
 // (dynamo-nixl.md §3.2), the container to exec into, and whether the pod can be probed now.
 
+#include "dynamo/role.hpp"
 #include "util/expected.hpp"
 
 #include <map>
@@ -29,11 +30,12 @@ struct PodInfo {
   std::string phase;
   bool ready = false;
   std::map<std::string, std::string> labels;
-  std::string role;      // prefill | decode | worker | frontend | planner | epp | ... | "" unknown
+  dynamo::Role role = dynamo::Role::unknown;
   std::string component; // nvidia.com/dynamo-component
   std::string dgd;       // nvidia.com/dynamo-graph-deployment-name
   std::vector<std::string> containers;
   std::vector<std::string> command_line;  // the chosen container's command + args, as in the spec
+  std::map<std::string, std::string> spec_env; // its env with literal values, as in the spec
   std::string container;      // chosen; "" when -c names a container the pod lacks
   std::string container_note; // "no container main; using first container X"
   bool container_running = false;
@@ -48,11 +50,11 @@ struct PodInfo {
 Expected<std::vector<PodInfo>> parse_pods_json(std::string_view json,
                                                const ContainerChoice& choice);
 
-// Role from labels, then the component name, then the container's command line.
-std::string pod_role(const std::map<std::string, std::string>& labels,
-                     const std::vector<std::string>& command_line);
-
-bool is_worker_role(std::string_view role);
+// dynamo::classify_role with the pod's labels (component type, sub-component type, component
+// name), the container's command + args and its literal env from the spec.
+dynamo::Role pod_role(const std::map<std::string, std::string>& labels,
+                      const std::vector<std::string>& command_line,
+                      const std::map<std::string, std::string>& env = {});
 
 // Workers only (prefill, decode, worker) unless all_components.
 std::vector<PodInfo> select_targets(const std::vector<PodInfo>& pods, bool all_components);

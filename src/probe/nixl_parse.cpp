@@ -1,10 +1,11 @@
-#include <algorithm>
-#include <cctype>
-
+#include "dynamo/transport_vars.hpp"
 #include "probe/nixl_facts.hpp"
 #include "probe/node_probe.hpp"
 #include "probe/sections.hpp"
 #include "util/text.hpp"
+
+#include <algorithm>
+#include <cctype>
 
 namespace icheck::probe {
 namespace {
@@ -13,20 +14,12 @@ void add_unique(std::vector<std::string>& v, std::string s) {
   if (std::find(v.begin(), v.end(), s) == v.end()) v.push_back(std::move(s));
 }
 
-// The names the probe prints (a multi-line value's later lines are not variables).
-bool is_backend_var(std::string_view name) {
-  return name == "TRTLLM_NIXL_KVCACHE_BACKEND" || name == "SGLANG_DISAGGREGATION_NIXL_BACKEND" ||
-         name == "KV_TRANSFER_CONFIG" ||
-         (name.starts_with("DYN_KVBM_NIXL_BACKEND_") && name.size() > 22 &&
-          std::all_of(name.begin(), name.end(),
-                      [](char c) { return std::isupper(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_'; }));
-}
-
 void read_env(const Section& s, NixlFacts& f) {
   for (auto line : text::lines(s.body)) {
     if (line.starts_with("NIXL_PLUGIN_DIR=")) f.plugin_dir_env = line.substr(16);
     else if (line.starts_with("LD_PRELOAD=")) f.ld_preload = line.substr(11);
-    else if (auto eq = line.find('='); eq != std::string_view::npos && is_backend_var(line.substr(0, eq)))
+    else if (auto eq = line.find('=');
+             eq != std::string_view::npos && dynamo::is_backend_var(line.substr(0, eq)))
       f.backend_env.emplace(std::string(line.substr(0, eq)), std::string(line.substr(eq + 1)));
   }
 }

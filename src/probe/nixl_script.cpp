@@ -1,5 +1,8 @@
 #include "probe/nixl_script.hpp"
 
+#include "dynamo/transport_vars.hpp"
+#include "probe/script_template.hpp"
+
 namespace icheck::probe {
 
 // Why the shape: the fragment must run after the node script or on its own, so it bounds its
@@ -8,8 +11,9 @@ namespace icheck::probe {
 // with a builtin loop and files are read with `read`, so a tool-less image costs only a few
 // forks; only python3, nixlbench --help and grep over /proc/PID/maps are spawned, each bounded.
 // Nothing is written: no temp files, no pip, no ldconfig.
-std::string_view nixl_probe_script() {
-  return R"ICHECK_SH(
+namespace {
+
+constexpr std::string_view kNixlTemplate = R"ICHECK_SH(
 nx_begin() { printf '\n@@icheck:begin %s@@\n' "$1"; }
 nx_end() { printf '\n@@icheck:end %s rc=%s@@\n' "$1" "$2"; }
 
@@ -85,7 +89,7 @@ printf 'LD_PRELOAD=%s\n' "${LD_PRELOAD-}"
 if command -v env >/dev/null 2>&1; then
   env | while IFS= read -r nx_l; do
     case $nx_l in
-      TRTLLM_NIXL_KVCACHE_BACKEND=*|SGLANG_DISAGGREGATION_NIXL_BACKEND=*|DYN_KVBM_NIXL_BACKEND_*=*|KV_TRANSFER_CONFIG=*)
+      @@BACKEND_ENV@@)
         printf '%s\n' "$nx_l" ;;
     esac
   done
@@ -260,6 +264,14 @@ if nx_which grep && nx_grep=$nx_found && nx_which tr; then
 fi
 nx_end nixl_engine_config "$nx_rc"
 )ICHECK_SH";
+
+} // namespace
+
+// The env filter comes from dynamo/transport_vars.hpp, the one list of transport variables.
+std::string_view nixl_probe_script() {
+  static const std::string script =
+      fill_env_patterns(kNixlTemplate, "@@BACKEND_ENV@@", dynamo::backend_env_patterns());
+  return script;
 }
 
 std::string insert_before_done(std::string_view script, std::string_view fragment) {

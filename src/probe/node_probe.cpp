@@ -1,8 +1,9 @@
 #include "probe/node_probe.hpp"
 
+#include "dynamo/transport_vars.hpp"
 #include "probe/parsers.hpp"
-#include "util/text.hpp"
 #include "report/redact.hpp"
+#include "util/text.hpp"
 
 namespace icheck::probe {
 namespace {
@@ -107,7 +108,8 @@ void read_env(NodeFacts& f) {
     auto eq = line.find('=');
     if (eq == std::string_view::npos) continue;
     auto name = line.substr(0, eq);
-    if (!name.starts_with("UCX_") && !name.starts_with("NCCL_") && !name.starts_with("NIXL_")) continue;
+    if (!dynamo::is_node_probe_var(name))
+      continue;
     f.transport_env[std::string(name)] = report::shown_value(name, line.substr(eq + 1));
   }
 }

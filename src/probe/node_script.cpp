@@ -1,5 +1,8 @@
 #include "probe/node_script.hpp"
 
+#include "dynamo/transport_vars.hpp"
+#include "probe/script_template.hpp"
+
 namespace icheck::probe {
 
 // Section grammar (parsed by split_sections):
@@ -11,8 +14,9 @@ namespace icheck::probe {
 // that kills the tool and its descendants; a timed-out tool ends with rc 137 (124/143 also read
 // as timed out).
 // Files are read with the `read` builtin rather than cat so a tool-less image costs no forks.
-std::string_view node_probe_script() {
-  return R"ICHECK_SH(
+namespace {
+
+constexpr std::string_view kNodeTemplate = R"ICHECK_SH(
 T=8
 begin() { printf '\n@@icheck:begin %s@@\n' "$1"; }
 end() { printf '\n@@icheck:end %s rc=%s@@\n' "$1" "$2"; }
@@ -177,7 +181,7 @@ fi
 
 begin transport_env
 if command -v env >/dev/null 2>&1; then
-  env | while IFS= read -r line; do case $line in UCX_*=*|NCCL_*=*|NIXL_*=*) printf '%s\n' "$line" ;; esac; done
+  env | while IFS= read -r line; do case $line in @@TRANSPORT_ENV@@) printf '%s\n' "$line" ;; esac; done
   end transport_env 0
 else
   end transport_env absent
@@ -196,6 +200,14 @@ tool_section ucx_info_d ucx_info -d
 
 printf '\n@@icheck:done@@\n'
 )ICHECK_SH";
+
+} // namespace
+
+// The env filter comes from dynamo/transport_vars.hpp, the one list of transport variables.
+std::string_view node_probe_script() {
+  static const std::string script =
+      fill_env_patterns(kNodeTemplate, "@@TRANSPORT_ENV@@", dynamo::node_probe_env_patterns());
+  return script;
 }
 
 }  // namespace icheck::probe

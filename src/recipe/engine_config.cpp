@@ -2,6 +2,9 @@
 // given by --extra-engine-args; Dynamo's TRT-LLM recipes ship that file as a ConfigMap in the
 // same manifest, mounted into the worker (shared/reference/dynamo-nixl.md).
 #include "recipe/engine_config.hpp"
+
+#include "dynamo/command_words.hpp"
+#include "dynamo/engine_flags.hpp"
 #include "recipe/services.hpp"
 #include "recipe/yaml_read.hpp"
 #include "util/text.hpp"
@@ -13,7 +16,8 @@ namespace {
 std::string engine_args_path(const Service& s) {
   std::string line;
   for (const auto& arg : s.args) line += (line.empty() ? "" : " ") + arg;
-  return text::flag_value(expand_env_refs(line, literal_env(s)), "--extra-engine-args");
+  return text::flag_value(dynamo::expand_env_refs(line, literal_env(s)),
+                          std::string(dynamo::kTrtllmEngineArgsFlag));
 }
 
 }  // namespace

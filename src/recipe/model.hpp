@@ -2,6 +2,8 @@
 // Typed model of the DynamoGraphDeployments in one recipe manifest file. Both API versions
 // (v1alpha1 services, v1beta1 components) load into the same shape, so rules see one model.
 
+#include "dynamo/role.hpp"
+
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -28,7 +30,7 @@ struct Service {
   std::string name;
   std::string component_type;      // v1alpha1 componentType, v1beta1 type
   std::string sub_component_type;  // v1alpha1 subComponentType ("" when absent or null)
-  std::string role;                // prefill, decode, worker, frontend, epp, ... ("" unknown)
+  dynamo::Role role = dynamo::Role::unknown; // dynamo::classify_role of the fields above
   int replicas = 1;
   int node_count = 1;              // multinode.nodeCount (1 without a multinode block)
   int gpus = 0;                    // per pod: limits gpu / nvidia.com/gpu (requests if no limit)
@@ -66,11 +68,7 @@ struct ManifestFile {
   std::optional<std::string> error;
 };
 
-// `$(NAME)` (Kubernetes), `${NAME}` and `$NAME` (the shell of `sh -c`) replaced by the literal
-// value of that variable in env; references (valueFrom) and unknown names stay as written.
-std::string expand_env_refs(std::string text, const std::map<std::string, std::string>& env);
-
-// The service's env with literal values (references left out), for expand_env_refs.
+// The service's env with literal values (references left out), for dynamo::expand_env_refs.
 std::map<std::string, std::string> literal_env(const Service& service);
 
 // A value of the env var in a service, if set.

@@ -1,6 +1,6 @@
 #include "recipe/env_list.hpp"
+#include "recipe/rdma_resource.hpp"
 #include "recipe/services.hpp"
-#include "recipe/transport_vars.hpp"
 #include "recipe/yaml_read.hpp"
 
 namespace icheck::recipe::detail {

@@ -1,17 +1,14 @@
 #pragma once
-// A service's role, decided the way the Dynamo operator does.
+// A service's role: its recipe fields as evidence for dynamo::classify_role, the one rule
+// that also decides a running pod's role.
 
+#include "dynamo/role.hpp"
 #include "recipe/model.hpp"
-
-#include <string>
 
 namespace icheck::recipe {
 
-// In order: type/subComponentType prefill|decode; the backend's own flag in the args
-// (--disaggregation-mode prefill|decode, also with '=', --is-prefill-worker,
-// --is-decode-worker); args that launch a backend (dynamo.vllm, ...) without such a flag mean
-// an aggregated "worker"; a service name containing "prefill" or "decode" when the args do
-// not tell (older recipes only name them); else the component type (worker, frontend, ...).
-std::string resolve_role(const Service& service);
+// componentType or v1beta1 type, subComponentType, the service's name, the main container's
+// command + args and literal env.
+dynamo::Role resolve_role(const Service& service);
 
-}  // namespace icheck::recipe
+} // namespace icheck::recipe

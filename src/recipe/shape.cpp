@@ -6,15 +6,17 @@
 namespace icheck::recipe {
 
 bool is_worker(const Service& service) {
-  return service.role == "prefill" || service.role == "decode" || service.role == "worker";
+  return dynamo::is_worker(service.role);
 }
 
-static bool has_role(const Deployment& dgd, const std::string& role) {
+static bool has_role(const Deployment& dgd, dynamo::Role role) {
   return std::any_of(dgd.services.begin(), dgd.services.end(),
                      [&](const Service& s) { return s.role == role; });
 }
 
-bool is_disagg(const Deployment& dgd) { return has_role(dgd, "prefill") && has_role(dgd, "decode"); }
+bool is_disagg(const Deployment& dgd) {
+  return has_role(dgd, dynamo::Role::prefill) && has_role(dgd, dynamo::Role::decode);
+}
 
 bool is_cross_node(const Deployment& dgd) {
   int worker_gpus = 0;

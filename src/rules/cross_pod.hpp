@@ -2,6 +2,7 @@
 // `all`: what no single pod shows: pods of one deployment that differ from each other.
 // Pure: every pod's facts in, per pod the findings that say how it differs.
 
+#include "dynamo/role.hpp"
 #include "probe/facts.hpp"
 #include "probe/nixl_facts.hpp"
 #include "report/model.hpp"
@@ -13,7 +14,7 @@ namespace icheck::rules {
 
 struct PodFacts {
   std::string name;
-  std::string role;
+  dynamo::Role role = dynamo::Role::unknown;
   const probe::NodeFacts* node = nullptr;
   const probe::NixlFacts* nixl = nullptr;
   std::string kv_transfer;  // KvBackends::path(): "NIXL with UCX"; "" unknown

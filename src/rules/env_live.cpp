@@ -1,6 +1,6 @@
 #include "rules/env_live.hpp"
 
-#include "recipe/transport_vars.hpp"
+#include "dynamo/transport_vars.hpp"
 #include "report/redact.hpp"
 #include "rules/env_detail.hpp"
 
@@ -42,7 +42,7 @@ std::vector<report::Finding> compare_live(const std::string& service,
   std::vector<report::Finding> out;
   std::map<std::string, bool> in_recipe;
   for (const auto& var : recipe_env) {
-    if (recipe::is_transport_var(var.name)) {
+    if (dynamo::is_transport_var(var.name)) {
       in_recipe[var.name] = true;
       out.push_back(compare_one(service, var, pod_env));
     }

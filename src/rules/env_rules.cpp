@@ -1,7 +1,7 @@
 #include "rules/env_rules.hpp"
 
+#include "dynamo/transport_vars.hpp"
 #include "recipe/shape.hpp"
-#include "recipe/transport_vars.hpp"
 #include "rules/env_detail.hpp"
 
 #include <set>
@@ -33,7 +33,7 @@ const std::set<std::string> judged{"UCX_TLS", "UCX_NET_DEVICES"};
 void list_transport_vars(const recipe::Service& s, bool was_judged,
                          std::vector<report::Finding>& out) {
   for (const auto& var : s.env) {
-    if (!recipe::is_transport_var(var.name) || (was_judged && judged.contains(var.name))) {
+    if (!dynamo::is_transport_var(var.name) || (was_judged && judged.contains(var.name))) {
       continue;
     }
     auto f = detail::env_finding(s, var.name, Status::ok, recipe::shown(var));
@@ -61,11 +61,11 @@ void judge_worker(const recipe::Service& s, const detail::EnvContext& ctx,
 // Every decode service against every prefill service: one KV transfer joins them.
 void judge_pairs(const recipe::Deployment& dgd, std::vector<report::Finding>& out) {
   for (const auto& d : dgd.services) {
-    if (d.role != "decode") {
+    if (d.role != dynamo::Role::decode) {
       continue;
     }
     for (const auto& p : dgd.services) {
-      if (p.role == "prefill") {
+      if (p.role == dynamo::Role::prefill) {
         add(out, detail::judge_backends_meet(p, d));
       }
     }

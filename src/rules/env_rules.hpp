@@ -11,7 +11,7 @@
 namespace icheck::rules {
 
 // Per service, names "<service> <check>" (e.g. "decode UCX_TLS", "prefill memlock"):
-// - every transport variable (recipe::is_transport_var) listed with its shown value, ok,
+// - every transport variable (dynamo::is_transport_var) listed with its shown value, ok,
 //   required=false;
 // - for disagg deployments, per worker: UCX_TLS (RDMA and active-message transports),
 //   UCX_NET_DEVICES (bond / all), rdma-resource (cross-node), memlock (IPC_LOCK/privileged),

@@ -1,13 +1,14 @@
 #include "rules/nixl_backend.hpp"
 
+#include "dynamo/command_words.hpp"
 #include "recipe/engine_config.hpp"
 #include "recipe/model.hpp"
+#include "util/join.hpp"
 #include "util/text.hpp"
+#include "util/truthy.hpp"
 
 #include <algorithm>
 #include <string_view>
-#include "util/join.hpp"
-#include "util/truthy.hpp"
 
 namespace icheck::rules {
 namespace {
@@ -153,7 +154,7 @@ KvBackends kv_backends(const std::map<std::string, std::string>& env,
   }
   std::string line;  // one string: a JSON value split over arguments reads whole again
   for (const auto& arg : command_line) line += (line.empty() ? "" : " ") + arg;
-  line = recipe::expand_env_refs(line, env);
+  line = dynamo::expand_env_refs(line, env);
   add(b, backends_list(line), "--kv-transfer-config");
   choose_library(b, line, engine);
   for (const auto& [name, value] : env) {

@@ -129,9 +129,11 @@ bool better(const Choice& a, const Choice& b) {
 Choice choose(const std::vector<PairCandidate>& pods, const PairingOptions& o) {
   Choice best;
   for (const auto& p : pods) {
-    if (p.role != "prefill" || !has_ip(p)) continue;
+    if (p.role != dynamo::Role::prefill || !has_ip(p))
+      continue;
     for (const auto& d : pods) {
-      if (d.role != "decode" || !has_ip(d)) continue;
+      if (d.role != dynamo::Role::decode || !has_ip(d))
+        continue;
       Choice c{&p, &d, best_tool(p, d, !o.etcd_endpoints.empty()), p.node != d.node};
       if (better(c, best)) best = c;
     }

@@ -3,14 +3,15 @@
 // the exact commands (DESIGN.md "The next command, concrete"). Pure: the probed pods in, a
 // plan out; check/transfer_run.hpp runs it, and the same argv is what the user is told to run.
 
+#include "dynamo/role.hpp"
+#include "probe/nixl_facts.hpp"
+#include "util/expected.hpp"
+
 #include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
-
-#include "probe/nixl_facts.hpp"
-#include "util/expected.hpp"
 
 namespace icheck::rules {
 
@@ -19,7 +20,7 @@ struct PairCandidate {
   std::string namespace_;
   std::string node;
   std::string pod_ip;
-  std::string role;       // prefill | decode | ...
+  dynamo::Role role = dynamo::Role::unknown;
   std::string container;
   probe::NixlFacts nixl;  // from the pod's probe
   std::vector<std::string> backends;  // NIXL backends it uses (nixl_backend.hpp); empty: unknown

@@ -29,8 +29,18 @@ struct FakeKubectl {
 
 rules::TransferPlan plan_for(const FakeKubectl& k, int timeout_s) {
   rules::PairCandidate p, d;
-  p.pod = "llm-prefill-0"; p.namespace_ = "dynamo"; p.node = "n1"; p.pod_ip = "10.0.0.1"; p.role = "prefill"; p.container = "main";
-  d.pod = "llm-decode-0"; d.namespace_ = "dynamo"; d.node = "n2"; d.pod_ip = "10.0.0.2"; d.role = "decode"; d.container = "main";
+  p.pod = "llm-prefill-0";
+  p.namespace_ = "dynamo";
+  p.node = "n1";
+  p.pod_ip = "10.0.0.1";
+  p.role = dynamo::Role::prefill;
+  p.container = "main";
+  d.pod = "llm-decode-0";
+  d.namespace_ = "dynamo";
+  d.node = "n2";
+  d.pod_ip = "10.0.0.2";
+  d.role = dynamo::Role::decode;
+  d.container = "main";
   p.nixl.tools.nixlbench = d.nixl.tools.nixlbench = probe::NixlBench{"/usr/local/nixlbench/bin/nixlbench", true};
   rules::PairingOptions o;
   o.kubectl_base = {k.program.string()};

@@ -5,6 +5,7 @@
 #include <sstream>
 
 using namespace icheck::kube;
+namespace dynamo = icheck::dynamo;
 
 namespace {
 
@@ -24,7 +25,7 @@ std::vector<PodInfo> load(const std::string& name, ContainerChoice choice = {}) 
 std::vector<std::string> names_and_roles(const std::vector<PodInfo>& pods) {
   std::vector<std::string> out;
   for (const auto& pod : pods)
-    out.push_back(pod.name + ":" + pod.role);
+    out.push_back(pod.name + ":" + std::string(dynamo::role_name(pod.role)));
   return out;
 }
 
@@ -39,11 +40,13 @@ const PodInfo& by_name(const std::vector<PodInfo>& pods, const std::string& name
 
 } // namespace
 
-TEST_CASE("v1alpha1-style labels: worker + sub-component-type / then name / then args") {
+TEST_CASE("v1alpha1-style labels: worker + sub-component-type / then args / then name") {
   const auto pods = load("v1alpha1_workers.json");
+  // LegacyPrefill runs `python3 -m dynamo.vllm` with no role flag: an aggregated worker whatever
+  // its name, the rule a recipe service follows too (llama-3-70b/vllm/agg's VllmPrefillWorker).
   CHECK(names_and_roles(pods) ==
         std::vector<std::string>{"llm-frontend-7d9f:frontend", "llm-vllmprefillworker-0:prefill",
-                                 "llm-vllmdecodeworker-0:decode", "llm-legacyprefill-0:prefill",
+                                 "llm-vllmdecodeworker-0:decode", "llm-legacyprefill-0:worker",
                                  "llm-backend-0:decode", "llm-vllmworker-0:prefill",
                                  "llm-agg-0:worker"});
   const auto& prefill = by_name(pods, "llm-vllmprefillworker-0");
@@ -78,27 +81,28 @@ TEST_CASE("the frontend is not a target unless --all-components") {
 
 TEST_CASE("role rule on labels alone") {
   using Labels = std::map<std::string, std::string>;
+  using dynamo::Role;
   CHECK(pod_role(Labels{{kComponentTypeLabel, "worker"}, {kSubComponentTypeLabel, "decode"}}, {}) ==
-        "decode");
+        Role::decode);
   CHECK(pod_role(Labels{{kComponentTypeLabel, "prefill"}, {kSubComponentTypeLabel, "decode"}},
-                 {}) == "prefill");
+                 {}) == Role::prefill);
   CHECK(pod_role(Labels{{kComponentTypeLabel, "worker"}, {kComponentLabel, "DecodeWorker"}}, {}) ==
-        "decode");
+        Role::decode);
   CHECK(pod_role(Labels{{kComponentTypeLabel, "worker"}}, {"--disaggregation-mode=prefill"}) ==
-        "prefill");
+        Role::prefill);
   CHECK(pod_role(Labels{{kComponentTypeLabel, "frontend"}, {kComponentLabel, "PrefillRouter"}},
-                 {}) == "frontend");
-  CHECK(pod_role(Labels{}, {}) == "");
-  CHECK(is_worker_role("worker"));
-  CHECK_FALSE(is_worker_role("frontend"));
-  CHECK_FALSE(is_worker_role(""));
+                 {}) == Role::frontend);
+  CHECK(pod_role(Labels{}, {}) == Role::unknown);
+  CHECK(dynamo::is_worker(Role::worker));
+  CHECK_FALSE(dynamo::is_worker(Role::frontend));
+  CHECK_FALSE(dynamo::is_worker(Role::unknown));
 }
 
 TEST_CASE("Grove multinode: leader and worker cliques are both targets") {
   const auto targets = select_targets(load("grove_multinode.json"), false);
   REQUIRE(targets.size() == 2);
   CHECK(targets[1].node == "gpu-c02");
-  CHECK(targets[1].role == "decode");
+  CHECK(targets[1].role == dynamo::Role::decode);
   CHECK(targets[0].command_line == std::vector<std::string>{"python3", "-m", "dynamo.vllm"});
 }
 
@@ -147,7 +151,7 @@ TEST_CASE("a single Pod document (get pods NAME -o json) parses as one pod") {
   const auto pods = load("single_pod.json");
   REQUIRE(pods.size() == 1);
   CHECK(pods[0].name == "llm-vllmdecodeworker-0");
-  CHECK(pods[0].role == "decode");
+  CHECK(pods[0].role == dynamo::Role::decode);
 }
 
 TEST_CASE("malformed documents are errors / an empty List is not") {

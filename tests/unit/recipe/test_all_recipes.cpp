@@ -1,12 +1,11 @@
 // env-mode loading over every recipe folder shipped in tests/recipes, checked against an
 // independent line scan and YAML tree walk (recipe_walk.hpp), not the loader's own output.
 
+#include "dynamo/transport_vars.hpp"
 #include "recipe/load.hpp"
-#include "recipe/transport_vars.hpp"
 #include "recipe_walk.hpp"
 
 #include <doctest/doctest.h>
-
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -38,7 +37,7 @@ std::set<std::string> loader_transport_names(const recipe::ManifestFile& file) {
   for (const auto& dgd : file.deployments) {
     for (const auto& service : dgd.services) {
       for (const auto& var : service.env) {
-        if (recipe::is_transport_var(var.name)) {
+        if (dynamo::is_transport_var(var.name)) {
           out.insert(var.name);
         }
       }
@@ -106,7 +105,7 @@ TEST_CASE("every transport variable in a DGD is reported, for the right service"
           ++services;
           std::set<std::string> mine;
           for (const auto& var : service.env) {
-            if (recipe::is_transport_var(var.name)) {
+            if (dynamo::is_transport_var(var.name)) {
               mine.insert(var.name);
             }
           }

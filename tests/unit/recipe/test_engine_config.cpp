@@ -6,6 +6,7 @@
 #include "recipe_walk.hpp"
 
 using namespace icheck::recipe;
+namespace dynamo = icheck::dynamo;
 
 TEST_CASE("engine config: cache_transceiver_config.backend, upper case, unset and unreadable said apart") {
   CHECK(transceiver_backend("backend: pytorch\ncache_transceiver_config:\n  backend: ucx\n") == "UCX");
@@ -57,7 +58,8 @@ TEST_CASE("engine config: the shapes the recipes use") {
   const auto qwen = load_recipe(icheck::test::recipes_root / "qwen3-235b-a22b-fp8/trtllm/disagg/hopper", false);
   REQUIRE(qwen);
   for (const auto& s : qwen->front().deployments.front().services) {
-    if (s.role != "prefill") continue;
+    if (s.role != dynamo::Role::prefill)
+      continue;
     CHECK(s.engine_config_path == "/engine_configs/prefill.yaml");
     CHECK(s.engine_config_map == "prefill-config");
     CHECK(transceiver_backend(s.engine_config.value_or("")) == "DEFAULT");

@@ -32,7 +32,7 @@ const recipe::Service& service(const Deployment& dgd, const std::string& name) {
 std::string roles(const Deployment& dgd) {
   std::string out;
   for (const auto& s : dgd.services) {
-    out += (out.empty() ? "" : " ") + s.name + "=" + s.role;
+    out += (out.empty() ? "" : " ") + s.name + "=" + std::string(dynamo::role_name(s.role));
   }
   return out;
 }

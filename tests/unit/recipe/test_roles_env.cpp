@@ -41,12 +41,12 @@ spec:
     Frontend: {componentType: frontend}
 )");
   REQUIRE(dgd.services.size() == 6);
-  CHECK(dgd.services[0].role == "prefill");
-  CHECK(dgd.services[1].role == "decode");
-  CHECK(dgd.services[2].role == "prefill");
-  CHECK(dgd.services[3].role == "prefill");  // only the name tells
-  CHECK(dgd.services[4].role == "worker");
-  CHECK(dgd.services[5].role == "frontend");
+  CHECK(dgd.services[0].role == dynamo::Role::prefill);
+  CHECK(dgd.services[1].role == dynamo::Role::decode);
+  CHECK(dgd.services[2].role == dynamo::Role::prefill);
+  CHECK(dgd.services[3].role == dynamo::Role::prefill); // only the name tells
+  CHECK(dgd.services[4].role == dynamo::Role::worker);
+  CHECK(dgd.services[5].role == dynamo::Role::frontend);
 }
 
 TEST_CASE("component env overrides graph env, valueFrom is a reference, envFrom listed") {

@@ -12,8 +12,9 @@ TEST_CASE("cross-pod: versions across the deployment, env within a role") {
   b.transport_env = {{"UCX_TLS", "rc_x"}};
   c.transport_env = {{"UCX_TLS", "tcp"}};
   probe::NixlFacts n;
-  const std::vector<rules::PodFacts> pods{
-      {"p-0", "prefill", &a, &n}, {"p-1", "prefill", &b, &n}, {"d-0", "decode", &c, &n}};
+  const std::vector<rules::PodFacts> pods{{"p-0", dynamo::Role::prefill, &a, &n},
+                                          {"p-1", dynamo::Role::prefill, &b, &n},
+                                          {"d-0", dynamo::Role::decode, &c, &n}};
   const auto f = rules::cross_pod_findings(pods);
   REQUIRE(f.size() == 3);
   CHECK(f[0].empty());
@@ -29,9 +30,10 @@ TEST_CASE("cross-pod: versions across the deployment, env within a role") {
 TEST_CASE("cross-pod: KV transfer paths differing across the deployment warn") {
   probe::NodeFacts a;
   probe::NixlFacts n;
-  const std::vector<rules::PodFacts> pods{{"p-0", "prefill", &a, &n, "NIXL with LIBFABRIC"},
-                                          {"d-0", "decode", &a, &n, "NIXL with UCX"},
-                                          {"d-1", "decode", &a, &n, "NIXL with LIBFABRIC"}};
+  const std::vector<rules::PodFacts> pods{
+      {"p-0", dynamo::Role::prefill, &a, &n, "NIXL with LIBFABRIC"},
+      {"d-0", dynamo::Role::decode, &a, &n, "NIXL with UCX"},
+      {"d-1", dynamo::Role::decode, &a, &n, "NIXL with LIBFABRIC"}};
   const auto f = rules::cross_pod_findings(pods);
   CHECK(f[0].empty());
   REQUIRE(f[1].size() == 1);
@@ -63,8 +65,9 @@ TEST_CASE("cross-pod: Active ports differing within a role warn, down ports do n
   b.sysfs_devices = {device("mlx5_0", port("mlx5_0", 400, probe::PortState::active))};
   c.sysfs_devices = {device("mlx5_0", port("mlx5_0", 2.5, probe::PortState::active))};
   probe::NixlFacts n;
-  const auto f = rules::cross_pod_findings(
-      {{"d-0", "decode", &a, &n}, {"d-1", "decode", &b, &n}, {"d-2", "decode", &c, &n}});
+  const auto f = rules::cross_pod_findings({{"d-0", dynamo::Role::decode, &a, &n},
+                                            {"d-1", dynamo::Role::decode, &b, &n},
+                                            {"d-2", dynamo::Role::decode, &c, &n}});
   CHECK(f[1].empty());  // the same Active ports as d-0: mlx5_1 is down there
   REQUIRE(f[2].size() == 1);
   CHECK(f[2][0].name == "active ports");

@@ -59,7 +59,8 @@ TEST_CASE("live kv transfer: the recipe's path against the pod's") {
   REQUIRE(files);
   const recipe::Service* prefill = nullptr;
   for (const auto& s : files->front().deployments.front().services)
-    if (s.role == "prefill") prefill = &s;
+    if (s.role == dynamo::Role::prefill)
+      prefill = &s;
   REQUIRE(prefill);
   const auto same = rules::compare_kv_live(*prefill, rules::service_kv_backends(*prefill));
   CHECK(same.name == prefill->name + " kv transfer (live)");

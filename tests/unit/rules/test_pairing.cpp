@@ -7,13 +7,13 @@ using rules::TestTool;
 
 namespace {
 
-rules::PairCandidate pod(std::string name, std::string role, std::string node, std::string ip) {
+rules::PairCandidate pod(std::string name, dynamo::Role role, std::string node, std::string ip) {
   rules::PairCandidate p;
   p.pod = std::move(name);
   p.namespace_ = "dynamo";
   p.node = std::move(node);
   p.pod_ip = std::move(ip);
-  p.role = std::move(role);
+  p.role = role;
   p.container = "main";
   return p;
 }
@@ -31,9 +31,9 @@ rules::PairingOptions options() {
 }  // namespace
 
 TEST_CASE("pairing: prefers pods on different nodes, nixlbench ASIO, exact commands") {
-  auto p0 = pod("llm-prefill-0", "prefill", "gpu-a01", "10.0.1.5");
-  auto d0 = pod("llm-decode-0", "decode", "gpu-a01", "10.0.1.6");
-  auto d1 = pod("llm-decode-1", "decode", "gpu-a02", "10.0.2.7");
+  auto p0 = pod("llm-prefill-0", dynamo::Role::prefill, "gpu-a01", "10.0.1.5");
+  auto d0 = pod("llm-decode-0", dynamo::Role::decode, "gpu-a01", "10.0.1.6");
+  auto d1 = pod("llm-decode-1", dynamo::Role::decode, "gpu-a02", "10.0.2.7");
   for (auto* p : {&p0, &d0, &d1}) give_nixlbench(*p, true);
   auto plan = rules::plan_transfer({p0, d0, d1}, options());
   REQUIRE(plan.found);
@@ -54,8 +54,8 @@ TEST_CASE("pairing: prefers pods on different nodes, nixlbench ASIO, exact comma
 }
 
 TEST_CASE("pairing: every pair on one node says RDMA is not exercised") {
-  auto p0 = pod("p", "prefill", "gpu-a01", "10.0.1.5");
-  auto d0 = pod("d", "decode", "gpu-a01", "10.0.1.6");
+  auto p0 = pod("p", dynamo::Role::prefill, "gpu-a01", "10.0.1.5");
+  auto d0 = pod("d", dynamo::Role::decode, "gpu-a01", "10.0.1.6");
   p0.nixl.tools.ucx_perftest = d0.nixl.tools.ucx_perftest = "/usr/local/ucx/bin/ucx_perftest";
   auto plan = rules::plan_transfer({p0, d0}, options());
   REQUIRE(plan.found);
@@ -72,8 +72,8 @@ TEST_CASE("pairing: every pair on one node says RDMA is not exercised") {
 }
 
 TEST_CASE("pairing: nixlbench without ASIO needs etcd, falls back to ucx_perftest, then nixl_test") {
-  auto p = pod("p", "prefill", "n1", "10.0.0.1");
-  auto d = pod("d", "decode", "n2", "10.0.0.2");
+  auto p = pod("p", dynamo::Role::prefill, "n1", "10.0.0.1");
+  auto d = pod("d", dynamo::Role::decode, "n2", "10.0.0.2");
   give_nixlbench(p, false);
   give_nixlbench(d, false);
   auto plan = rules::plan_transfer({p, d}, options());
@@ -93,9 +93,9 @@ TEST_CASE("pairing: nixlbench without ASIO needs etcd, falls back to ucx_perftes
 }
 
 TEST_CASE("pairing: --pair is honoured, even on one node, and unknown names are an error") {
-  auto p0 = pod("p0", "prefill", "n1", "10.0.0.1");
-  auto d0 = pod("d0", "decode", "n1", "10.0.0.2");
-  auto d1 = pod("d1", "decode", "n2", "10.0.0.3");
+  auto p0 = pod("p0", dynamo::Role::prefill, "n1", "10.0.0.1");
+  auto d0 = pod("d0", dynamo::Role::decode, "n1", "10.0.0.2");
+  auto d1 = pod("d1", dynamo::Role::decode, "n2", "10.0.0.3");
   auto o = options();
   o.pair = std::pair{std::string("p0"), std::string("d0")};
   auto plan = rules::plan_transfer({p0, d0, d1}, o);
@@ -110,7 +110,7 @@ TEST_CASE("pairing: --pair is honoured, even on one node, and unknown names are 
 }
 
 TEST_CASE("pairing: no prefill/decode pods") {
-  auto plan = rules::plan_transfer({pod("w", "worker", "n1", "10.0.0.1")}, options());
+  auto plan = rules::plan_transfer({pod("w", dynamo::Role::worker, "n1", "10.0.0.1")}, options());
   CHECK_FALSE(plan.found);
   CHECK_FALSE(plan.why_not.empty());
 }
@@ -127,8 +127,8 @@ TEST_CASE("pairing: parse_pair and shell quoting") {
 }
 
 TEST_CASE("pairing: nixlbench tests the backend both pods use, none in common is said") {
-  auto p0 = pod("p", "prefill", "gpu-a01", "10.0.1.5");
-  auto d0 = pod("d", "decode", "gpu-a02", "10.0.2.6");
+  auto p0 = pod("p", dynamo::Role::prefill, "gpu-a01", "10.0.1.5");
+  auto d0 = pod("d", dynamo::Role::decode, "gpu-a02", "10.0.2.6");
   for (auto* p : {&p0, &d0}) give_nixlbench(*p, true);
   p0.backends = {"LIBFABRIC", "UCX"};
   d0.backends = {"UCX", "LIBFABRIC"};
@@ -145,8 +145,8 @@ TEST_CASE("pairing: nixlbench tests the backend both pods use, none in common is
 }
 
 TEST_CASE("pairing: ucx_perftest on a LIBFABRIC deployment says what it does not test") {
-  auto p0 = pod("p", "prefill", "gpu-a01", "10.0.1.5");
-  auto d0 = pod("d", "decode", "gpu-a02", "10.0.2.6");
+  auto p0 = pod("p", dynamo::Role::prefill, "gpu-a01", "10.0.1.5");
+  auto d0 = pod("d", dynamo::Role::decode, "gpu-a02", "10.0.2.6");
   p0.nixl.tools.ucx_perftest = d0.nixl.tools.ucx_perftest = "/usr/local/ucx/bin/ucx_perftest";
   p0.backends = d0.backends = {"LIBFABRIC"};
   auto plan = rules::plan_transfer({p0, d0}, options());

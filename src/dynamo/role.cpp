@@ -1,0 +1,90 @@
+#include "dynamo/role.hpp"
+
+#include "dynamo/command_words.hpp"
+#include "dynamo/engine_flags.hpp"
+#include "util/text.hpp"
+
+#include <array>
+#include <utility>
+
+namespace icheck::dynamo {
+namespace {
+
+constexpr std::array<std::pair<Role, std::string_view>, 6> kNames{{
+    {Role::frontend, "frontend"},
+    {Role::prefill, "prefill"},
+    {Role::decode, "decode"},
+    {Role::worker, "worker"},
+    {Role::planner, "planner"},
+    {Role::epp, "epp"},
+}};
+
+Role from_name(std::string_view name) {
+  const std::string low = text::lower(text::trim(name));
+  for (const auto& [role, spelled] : kNames) {
+    if (low == spelled)
+      return role;
+  }
+  return Role::unknown;
+}
+
+// Older recipes tell prefill from decode only by the service's name ("VllmPrefillWorker").
+Role from_contained_name(std::string_view name) {
+  const std::string low = text::lower(name);
+  for (Role role : {Role::prefill, Role::decode}) {
+    if (low.find(role_name(role)) != std::string::npos)
+      return role;
+  }
+  return Role::unknown;
+}
+
+} // namespace
+
+std::string_view role_name(Role role) {
+  for (const auto& [known, spelled] : kNames) {
+    if (known == role)
+      return spelled;
+  }
+  return "";
+}
+
+std::string_view role_label(Role role) {
+  return role == Role::unknown ? "unknown" : role_name(role);
+}
+
+bool is_worker(Role role) {
+  return role == Role::prefill || role == Role::decode || role == Role::worker;
+}
+
+bool is_split(Role role) {
+  return role == Role::prefill || role == Role::decode;
+}
+
+MultinodePart multinode_part(std::string_view name) {
+  if (name.ends_with("-ldr") || name.find("-ldr-") != std::string_view::npos)
+    return MultinodePart::leader;
+  if (name.ends_with("-wkr") || name.find("-wkr-") != std::string_view::npos)
+    return MultinodePart::worker;
+  return MultinodePart::single;
+}
+
+Role classify_role(const RoleEvidence& e) {
+  const Role type = from_name(e.component_type);
+  if (is_split(type))
+    return type;
+  const bool worker_or_untyped = type == Role::worker || text::trim(e.component_type).empty();
+  if (!worker_or_untyped)
+    return type; // frontend, planner, epp; an unknown type stays unknown
+  if (const Role sub = from_name(e.sub_component_type); is_split(sub))
+    return sub;
+  const auto words = command_words(e.command_line, e.env);
+  if (auto by_flag = role_from_flags(words))
+    return *by_flag;
+  if (launches_backend(words))
+    return Role::worker;
+  if (const Role by_name = from_contained_name(e.name); by_name != Role::unknown)
+    return by_name;
+  return type;
+}
+
+} // namespace icheck::dynamo

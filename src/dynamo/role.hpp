@@ -1,0 +1,52 @@
+#pragma once
+// What a Dynamo component is, decided once for a recipe service and for a running pod
+// (dynamo-nixl.md §1.4, §3.2: the operator's component-type -> sub-component-type rule,
+// then the engine's own flags, then the name older recipes give their services).
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace icheck::dynamo {
+
+enum class Role { unknown, frontend, prefill, decode, worker, planner, epp };
+
+// The one spelling in output and labels: "prefill", "worker", ...; "" for unknown.
+std::string_view role_name(Role role);
+
+// role_name, or "unknown" where that is "" (counts of pods by role).
+std::string_view role_label(Role role);
+
+// Prefill, decode and aggregated workers carry KV; frontend, planner, epp do not.
+bool is_worker(Role role);
+
+// Prefill or decode: the two halves of a disaggregated deployment.
+bool is_split(Role role);
+
+// Where a multinode worker's pod sits: Grove names the cliques <component>-ldr and -wkr
+// (dynamo-nixl.md §3.4); a worker pod may run only ray or sshd while the leader runs the engine.
+enum class MultinodePart { single, leader, worker };
+
+// From a Grove clique name (label grove.io/podclique) or a pod name.
+MultinodePart multinode_part(std::string_view clique_or_pod_name);
+
+// What a service or pod says about its role. The same fields are filled from a recipe
+// (componentType or v1beta1 type, subComponentType, the service name, the main container's
+// command + args and literal env) and from a pod (its labels, the container's spec).
+struct RoleEvidence {
+  std::string component_type;             // nvidia.com/dynamo-component-type, componentType, type
+  std::string sub_component_type;         // nvidia.com/dynamo-sub-component-type, subComponentType
+  std::string name;                       // nvidia.com/dynamo-component, the service's name
+  std::vector<std::string> command_line;  // command + args as written in the spec
+  std::map<std::string, std::string> env; // literal env of the container ($VAR values)
+};
+
+// In order: component type prefill|decode; a non-worker type (frontend, planner, epp; an
+// unknown type is unknown); for a worker or untyped component: sub-component type
+// prefill|decode, the engine's role flag on the command line, a command line that starts a
+// Dynamo backend without one (aggregated worker), a name containing prefill or decode (older
+// recipes only name them), and last the worker type itself.
+Role classify_role(const RoleEvidence& evidence);
+
+} // namespace icheck::dynamo

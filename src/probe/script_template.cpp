@@ -1,0 +1,13 @@
+#include "probe/script_template.hpp"
+
+namespace icheck::probe {
+
+std::string fill_env_patterns(std::string_view script, std::string_view placeholder,
+                              std::string_view patterns) {
+  std::string out(script);
+  if (auto at = out.find(placeholder); at != std::string::npos)
+    out.replace(at, placeholder.size(), patterns);
+  return out;
+}
+
+} // namespace icheck::probe

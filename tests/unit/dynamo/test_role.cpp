@@ -1,0 +1,48 @@
+#include "dynamo/engine_flags.hpp"
+#include "dynamo/role.hpp"
+
+#include <doctest/doctest.h>
+
+using namespace icheck::dynamo;
+
+TEST_CASE("role names: one spelling each, unknown prints empty") {
+  CHECK(role_name(Role::prefill) == "prefill");
+  CHECK(role_name(Role::decode) == "decode");
+  CHECK(role_name(Role::worker) == "worker");
+  CHECK(role_name(Role::frontend) == "frontend");
+  CHECK(role_name(Role::planner) == "planner");
+  CHECK(role_name(Role::epp) == "epp");
+  CHECK(role_name(Role::unknown).empty());
+  CHECK(role_label(Role::unknown) == "unknown");
+  CHECK(is_worker(Role::worker));
+  CHECK(is_worker(Role::prefill));
+  CHECK_FALSE(is_worker(Role::epp));
+  CHECK(is_split(Role::decode));
+  CHECK_FALSE(is_split(Role::worker));
+}
+
+TEST_CASE("classify_role: type, sub-type, flags, backend launch, name, in that order") {
+  CHECK(classify_role({"prefill", "decode", "", {}, {}}) == Role::prefill);
+  CHECK(classify_role({"Decode", "", "", {}, {}}) == Role::decode);
+  CHECK(classify_role({"frontend", "", "PrefillRouter", {}, {}}) == Role::frontend);
+  CHECK(classify_role({"router", "", "prefill", {}, {}}) == Role::unknown);
+  CHECK(classify_role({"worker", "prefill", "", {}, {}}) == Role::prefill);
+  CHECK(classify_role({"worker", "", "", {"--disaggregation-mode=Decode"}, {}}) == Role::decode);
+  // The flag decides before the name: a service named "prefill" that runs decode is decode.
+  CHECK(classify_role({"worker",
+                       "",
+                       "prefill",
+                       {"python3 -m dynamo.sglang --disaggregation-mode decode"},
+                       {}}) == Role::decode);
+  CHECK(classify_role({"worker", "", "VllmPrefillWorker", {"python3", "-m", "dynamo.vllm"}, {}}) ==
+        Role::worker);
+  CHECK(classify_role({"worker", "", "VllmDecodeWorker", {}, {}}) == Role::decode);
+  CHECK(classify_role({"worker", "", "", {}, {}}) == Role::worker);
+  CHECK(classify_role({"", "", "", {}, {}}) == Role::unknown);
+}
+
+TEST_CASE("multinode part from Grove clique names") {
+  CHECK(multinode_part("vllm-dsr1-0-prefill-ldr") == MultinodePart::leader);
+  CHECK(multinode_part("vllm-dsr1-0-prefill-wkr-0") == MultinodePart::worker);
+  CHECK(multinode_part("vllm-dsr1-0-decode-7f9c") == MultinodePart::single);
+}
