@@ -1,8 +1,7 @@
 #include "exec/interrupt.hpp"
 
-#include <signal.h>
-
 #include <atomic>
+#include <signal.h>
 
 namespace icheck::exec {
 namespace {
@@ -10,7 +9,9 @@ namespace {
 std::atomic<int> g_signal{0};
 static_assert(std::atomic<int>::is_always_lock_free, "read and written inside a signal handler");
 
-extern "C" void on_interrupt(int signal) { g_signal.store(signal); }
+extern "C" void on_interrupt(int signal) {
+  g_signal.store(signal);
+}
 
 void install(int signal) {
   struct sigaction action {};
@@ -20,15 +21,19 @@ void install(int signal) {
   ::sigaction(signal, &action, nullptr);
 }
 
-}  // namespace
+} // namespace
 
 void install_interrupt_handlers() {
   install(SIGINT);
   install(SIGTERM);
 }
 
-int interrupt_signal() { return g_signal.load(); }
+int interrupt_signal() {
+  return g_signal.load();
+}
 
-void set_interrupt(int signal) { g_signal.store(signal); }
+void set_interrupt(int signal) {
+  g_signal.store(signal);
+}
 
-}  // namespace icheck::exec
+} // namespace icheck::exec

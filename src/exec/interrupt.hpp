@@ -16,4 +16,4 @@ int interrupt_signal();
 // What the handler does; tests call it directly. 0 clears the interrupt (tests only).
 void set_interrupt(int signal);
 
-}  // namespace icheck::exec
+} // namespace icheck::exec

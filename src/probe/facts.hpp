@@ -276,7 +276,7 @@ struct NodeFacts {
   std::optional<UcxVersion> ucx_version;
   std::optional<UcxDevices> ucx_devices;
 
-  // UCX_*, NCCL_*, NIXL_* only; values already passed through report::shown_value.
+  // UCX_*, NCCL_*, NIXL_* only; values already passed through outside::shown_value.
   std::map<std::string, std::string> transport_env;
 
   // Every section by name (e.g. "ibstat", "nvidia_smi_topo"), for skipped/failed reasons.

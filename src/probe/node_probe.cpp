@@ -2,8 +2,11 @@
 
 #include "dynamo/transport_vars.hpp"
 #include "probe/parsers.hpp"
-#include "report/redact.hpp"
+#include "outside/mask.hpp"
 #include "util/text.hpp"
+
+#include <algorithm>
+#include <charconv>
 
 namespace icheck::probe {
 namespace {
@@ -101,16 +104,38 @@ void read_ucx(NodeFacts& f) {
   if (const Tool* t = f.tool("ucx_info_d"); ran_ok(t)) f.ucx_devices = parse_ucx_devices(t->output);
 }
 
+void add_env(NodeFacts& f, std::string_view name, std::string_view value) {
+  if (dynamo::is_node_probe_var(name))
+    f.transport_env[std::string(name)] = outside::shown_value(name, value);
+}
+
+// "BYTES NAME=VALUE\n" records, as the probe prints them (node_script.cpp): VALUE is BYTES
+// long and may hold newlines. Reading stops at the first record not in that form.
+void read_counted_env(std::string_view text, NodeFacts& f) {
+  while (!text.empty()) {
+    const auto space = text.find(' ');
+    const auto eq = text.find('=');
+    if (space == std::string_view::npos || eq == std::string_view::npos || eq < space) return;
+    std::size_t bytes = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + space, bytes);
+    if (ec != std::errc() || end != text.data() + space || bytes > text.size() - eq - 1) return;
+    add_env(f, text.substr(space + 1, eq - space - 1), text.substr(eq + 1, bytes));
+    text.remove_prefix(std::min(text.size(), eq + 1 + bytes + 1));
+  }
+}
+
+// Counted records, or plain NAME=VALUE lines (env's own format, as captured by hand): a
+// variable name never starts with a digit, so the first byte tells them apart.
 void read_env(NodeFacts& f) {
   const Tool* t = f.tool("transport_env");
   if (t == nullptr) return;
-  for (auto line : text::lines(t->output)) {
-    auto eq = line.find('=');
-    if (eq == std::string_view::npos) continue;
-    auto name = line.substr(0, eq);
-    if (!dynamo::is_node_probe_var(name))
-      continue;
-    f.transport_env[std::string(name)] = report::shown_value(name, line.substr(eq + 1));
+  const std::string_view output = t->output;
+  if (!output.empty() && output.front() >= '0' && output.front() <= '9') {
+    return read_counted_env(output, f);
+  }
+  for (auto line : text::lines(output)) {
+    const auto eq = line.find('=');
+    if (eq != std::string_view::npos) add_env(f, line.substr(0, eq), line.substr(eq + 1));
   }
 }
 

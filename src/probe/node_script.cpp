@@ -179,9 +179,20 @@ else
   end proc_devices absent
 fi
 
+# Names come from env's lines, values from the shell itself, each printed as "BYTES NAME=VALUE":
+# a value holding a newline then stays one value, and a line inside it that looks like
+# NAME=VALUE names no variable (unset), so it never passes for a second one.
 begin transport_env
 if command -v env >/dev/null 2>&1; then
-  env | while IFS= read -r line; do case $line in @@TRANSPORT_ENV@@) printf '%s\n' "$line" ;; esac; done
+  env | while IFS= read -r line; do
+    case $line in @@TRANSPORT_ENV@@) ;; *) continue ;; esac
+    name=${line%%=*}
+    case $name in *[!A-Za-z0-9_]*) continue ;; esac
+    eval "[ -n \"\${$name+x}\" ]" || continue
+    eval "value=\${$name}"
+    LC_ALL=C
+    printf '%s %s=%s\n' "${#value}" "$name" "$value"
+  done
   end transport_env 0
 else
   end transport_env absent

@@ -1,11 +1,11 @@
 #include "recipe/model.hpp"
 
-#include "report/redact.hpp"
+#include "outside/mask.hpp"
 
 namespace icheck::recipe {
 
 std::string shown(const EnvVar& var) {
-  return var.is_reference ? "from " + var.value : report::shown_value(var.name, var.value);
+  return var.is_reference ? "from " + var.value : outside::shown_value(var.name, var.value);
 }
 
 std::map<std::string, std::string> literal_env(const Service& service) {

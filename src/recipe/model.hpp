@@ -75,7 +75,7 @@ std::map<std::string, std::string> literal_env(const Service& service);
 const EnvVar* find_env(const Service& service, std::string_view name);
 
 // The value as it may be printed: a reference as "from secretKeyRef:…", a literal with
-// secret-looking names masked (report/redact.hpp).
+// secret-looking names masked (outside/mask.hpp).
 std::string shown(const EnvVar& var);
 
 }  // namespace icheck::recipe

@@ -1,7 +1,7 @@
 #include "rules/env_live.hpp"
 
 #include "dynamo/transport_vars.hpp"
-#include "report/redact.hpp"
+#include "outside/mask.hpp"
 #include "rules/env_detail.hpp"
 
 using icheck::report::Status;
@@ -15,7 +15,7 @@ using detail::env_finding;
 report::Finding compare_one(const std::string& service, const recipe::EnvVar& expected,
                             const std::map<std::string, std::string>& pod_env) {
   const auto live = pod_env.find(expected.name);
-  const std::string want = report::shown_value(expected.name, expected.value);
+  const std::string want = outside::shown_value(expected.name, expected.value);
   if (live == pod_env.end()) {
     auto f = env_finding(service, expected.name, Status::warn,
                           "recipe sets " + want + ", the pod does not have it");

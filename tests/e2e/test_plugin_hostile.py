@@ -2,7 +2,9 @@
 strings carry terminal escapes and invalid UTF-8, secrets in values and flags.
 Run: cd tests/e2e && ICHECK_PLUGIN=../../build/kubectl-dynamo_icheck python3 -m unittest -v test_plugin_hostile
 """
+import json
 import os
+import re
 import signal
 import subprocess
 import time
@@ -19,6 +21,75 @@ def wait_for_sandbox_process(cluster, seconds=20):
             return True
         time.sleep(0.05)
     return False
+
+
+try:
+    import yaml
+except ImportError:  # PyYAML is optional: the YAML check then only looks at the bytes
+    yaml = None
+
+HOSTILE_ARGS = ["node", "--deployment", "hostile-strings"]
+HOSTILE_SECRETS = [b"hunter2-userinfo", b"tok-access-0123", b"tok-plain-4567", b"tok-bearer-89ab",
+                   b"hf_FAKEfakeFAKEfakeFAKEfake0123456789"]
+# C0 controls but newline, DEL, and C1 controls as UTF-8 (U+0080..U+009F).
+TERMINAL_ACTIVE = re.compile(rb"[\x00-\x09\x0b-\x1f\x7f]|\xc2[\x80-\x9f]")
+PREFILL_NODE = "h100-\u001b]52;c;cm0gLXJmIH4K\u0007node-\u009b2J-a"
+
+
+def run_bytes(cluster, version, args):
+    r = subprocess.run(["kubectl", "dynamo-icheck"] + args, env=cluster.env(version),
+                       cwd=cluster.dir, capture_output=True, timeout=120)
+    return r.returncode, r.stdout, r.stderr
+
+
+class TestHostileStrings(unittest.TestCase):
+    def assert_no_secret(self, data):
+        for secret in HOSTILE_SECRETS:
+            self.assertNotIn(secret, data)
+
+    def test_terminal_outputs_carry_no_control_character(self):
+        with harness.FakeCluster("hostile-strings") as c:
+            for v in harness.KUBECTL_VERSIONS:
+                for fmt in ("table", "wide"):
+                    with self.subTest(kubectl=v, output=fmt):
+                        rc, out, err = run_bytes(c, v, HOSTILE_ARGS + ["-o", fmt, "--color", "never"])
+                        self.assertIn(rc, (1, 2), err)
+                        for data in (out, err):
+                            self.assertIsNone(TERMINAL_ACTIVE.search(data), data[:3000])
+                            data.decode("utf-8")  # strict
+                            self.assert_no_secret(data)
+                        self.assertIn(b"node h100-\\x1b]52;c;cm0gLXJmIH4K\\x07node-\\u009b2J-a", out)
+                        verdict = [l for l in out.split(b"\n") if l.startswith(b"VERDICT")]
+                        self.assertEqual(len(verdict), 1, out[-2000:])
+                        self.assertNotIn(b"NIXL_INJECTED=forged", out.replace(b"\\n", b"\n"))
+
+    def test_documents_stay_exact_and_valid(self):
+        with harness.FakeCluster("hostile-strings") as c:
+            for v in harness.KUBECTL_VERSIONS:
+                with self.subTest(kubectl=v, output="json"):
+                    rc, out, err = run_bytes(c, v, HOSTILE_ARGS + ["-o", "json"])
+                    doc = json.loads(out)  # bytes: strict UTF-8, strict JSON
+                    self.assert_no_secret(out + err)
+                    prefill = [t for t in doc["targets"] if t["name"] == "hostile-strings-0-prefill"][0]
+                    self.assertEqual(prefill["node"], PREFILL_NODE)  # exact, escapes and all
+                    env = prefill["facts"]["transportEnv"]
+                    self.assertEqual(env["UCX_TLS"], "rc_x,cuda_copy\nNIXL_INJECTED=forged")
+                    self.assertNotIn("NIXL_INJECTED", env)
+                    self.assertEqual(env["NIXL_ETCD_ENDPOINTS"], "http://***@etcd.dynamo:2379")
+                    self.assertEqual(env["NCCL_DEBUG_FILE"], "/tmp/x?access_token=***&part=2")
+                    self.assertEqual(env["NIXL_EXTRA"], "token=*** mode=rc")
+                    self.assertEqual(env["NCCL_NET_PLUGIN_HEADER"], "Authorization: Bearer ***")
+                    gpus = [g["name"] for g in prefill["facts"]["gpus"]]
+                    self.assertIn("NVIDIA H100\u001b]0;owned\u0007 80GB \u009b31m HBM3", gpus)
+                    self.assertIn("NVIDIA H100\u001b]52;c;cm0gLXJmIH4K\u0007 \\xff\\xfe\\x9b2J", gpus)
+                    names = json.dumps([h["name"] for h in prefill["facts"]["hcas"]])
+                    self.assertIn("mlx5_\\u001b]0;title\\u0007x", names)
+                with self.subTest(kubectl=v, output="yaml"):
+                    rc, yout, err = run_bytes(c, v, HOSTILE_ARGS + ["-o", "yaml"])
+                    yout.decode("utf-8")
+                    self.assert_no_secret(yout + err)
+                    if yaml is not None:
+                        self.assertEqual(yaml.safe_load(yout), doc)
 
 
 class TestSignals(unittest.TestCase):

@@ -1,13 +1,11 @@
-#include "exec/interrupt.hpp"
-
-#include <doctest/doctest.h>
-#include <signal.h>
-
-#include <chrono>
-#include <thread>
-
 #include "exec/child.hpp"
 #include "exec/fanout.hpp"
+#include "exec/interrupt.hpp"
+
+#include <chrono>
+#include <doctest/doctest.h>
+#include <signal.h>
+#include <thread>
 
 using namespace std::chrono_literals;
 using icheck::exec::ChildSpec;
@@ -27,7 +25,7 @@ ChildSpec sh(const char* script) {
   return spec;
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("once interrupted, no child is started") {
   ClearInterrupt clear;

@@ -52,7 +52,7 @@ TEST_CASE("parse_node_probe: assembles facts from fixture-filled sections") {
   raw += section("nvidia_driver", "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  550.54.14  Release Build", "0");
   raw += section("dev_gdrdrv", "", "absent");
   raw += section("proc_devices", "509 gdrdrv", "0");
-  raw += section("transport_env", "UCX_TLS=rc,cuda_copy\nNIXL_API_TOKEN=s3cret\nPATH=/bin", "0");
+  raw += section("transport_env", "12 UCX_TLS=rc,cuda_copy\n6 NIXL_API_TOKEN=s3cret\n4 PATH=/bin", "0");
   raw += section("ibstat", fixture("ibstat/a100-8x-cx6-ib-200g-ibpanic-exit255.txt"), "255");
   raw += section("ibv_devinfo", fixture("ibv_devinfo/no-userspace-provider-0-hcas.txt"), "0");
   raw += section("nvidia_smi_list", fixture("nvidia-smi/failed-couldnt-communicate-with-driver.txt"), "9");
@@ -130,4 +130,18 @@ TEST_CASE("probe script on this machine (no RDMA, no GPU) under dash, busybox sh
     CHECK(f.cap_eff.has_value());
     CHECK(f.memlock.ulimit_l.has_value());
   }
+}
+
+TEST_CASE("parse_node_probe: a transport value holding a newline stays one variable") {
+  std::string raw = "@@icheck:meta version=1 timeout=plain@@\n";
+  // synthetic: the probe's transport_env records for UCX_TLS='rc\nNIXL_INJECTED=1' and a
+  // NIXL_ETCD_ENDPOINTS with userinfo.
+  raw += section("transport_env",
+                 "18 UCX_TLS=rc\nNIXL_INJECTED=1\n21 NIXL_ETCD_ENDPOINTS=http://u:pw@etcd:2379", "0");
+  raw += "@@icheck:done@@\n";
+  const auto f = icheck::probe::parse_node_probe(raw);
+  CHECK(f.transport_env.size() == 2);
+  CHECK(f.transport_env.at("UCX_TLS") == "rc\nNIXL_INJECTED=1");
+  CHECK(f.transport_env.count("NIXL_INJECTED") == 0);
+  CHECK(f.transport_env.at("NIXL_ETCD_ENDPOINTS") == "http://***@etcd:2379");
 }

@@ -1,0 +1,77 @@
+#include "report/shown.hpp"
+
+#include "outside/mask.hpp"
+#include "outside/text.hpp"
+
+#include <boost/json.hpp>
+
+namespace icheck::report {
+namespace {
+
+std::string shown(std::string_view text, Medium medium) {
+  const std::string masked = outside::mask_secrets(text);
+  return medium == Medium::terminal ? outside::terminal_safe(masked) : outside::valid_utf8(masked);
+}
+
+void show(std::string& text, Medium medium) {
+  text = shown(text, medium);
+}
+
+void show(std::vector<std::string>& list, Medium medium) {
+  for (auto& text : list)
+    show(text, medium);
+}
+
+boost::json::value shown_json(const boost::json::value& value, Medium medium) {
+  switch (value.kind()) {
+  case boost::json::kind::string:
+    return boost::json::string(shown(value.get_string(), medium));
+  case boost::json::kind::array: {
+    boost::json::array out;
+    for (const auto& item : value.get_array())
+      out.push_back(shown_json(item, medium));
+    return out;
+  }
+  case boost::json::kind::object: {
+    boost::json::object out;
+    for (const auto& [key, item] : value.get_object())
+      out[shown(key, medium)] = shown_json(item, medium);
+    return out;
+  }
+  default:
+    return value;
+  }
+}
+
+void show(Target& target, Medium medium) {
+  for (auto* text : {&target.name, &target.role, &target.node, &target.summary})
+    show(*text, medium);
+  for (auto& f : target.findings) {
+    for (auto* text : {&f.name, &f.detail, &f.next})
+      show(*text, medium);
+  }
+  target.facts = shown_json(target.facts, medium).as_object();
+}
+
+} // namespace
+
+Report shown_report(const Report& report, Medium medium) {
+  Report out = report;
+  for (auto* text : {&out.mode, &out.context, &out.namespace_, &out.interrupted})
+    show(*text, medium);
+  for (auto* list : {&out.header, &out.limitations, &out.errors, &out.next})
+    show(*list, medium);
+  for (auto& target : out.targets)
+    show(target, medium);
+  return out;
+}
+
+Verdict shown_verdict(const Verdict& verdict, Medium medium) {
+  Verdict out = verdict;
+  show(out.summary, medium);
+  show(out.next, medium);
+  show(out.limitations, medium);
+  return out;
+}
+
+} // namespace icheck::report
