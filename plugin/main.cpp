@@ -3,6 +3,8 @@
 #include "check/run.hpp"
 #include "exec/interrupt.hpp"
 #include "kube/flags.hpp"
+#include "outside/mask.hpp"
+#include "outside/text.hpp"
 #include "report/render.hpp"
 #include "report/verdict.hpp"
 #include "util/duration.hpp"
@@ -20,6 +22,12 @@
 namespace {
 
 constexpr int k_exit_unknown = 3;  // "could not check at all" (DESIGN.md exit codes)
+
+// stderr is a terminal too: what an error quotes (a path, a kubeconfig value, kubectl's
+// words) passes the same policy as the report (outside/).
+std::string shown(const std::string& text) {
+  return icheck::outside::terminal_safe(icheck::outside::mask_secrets(text));
+}
 
 struct OutputFlags {
   std::string format = "table";
@@ -158,13 +166,13 @@ int run(int argc, char** argv) {
   options.mode = app.get_subcommands().front()->get_name();
   const auto deadline = icheck::parse_duration(timeout);
   if (!deadline || deadline->count() <= 0) {
-    std::cerr << "error: invalid --timeout \"" << timeout << "\": use e.g. 30s, 2m, 500ms\n";
+    std::cerr << "error: invalid --timeout \"" << shown(timeout) << "\": use e.g. 30s, 2m, 500ms\n";
     return k_exit_unknown;
   }
   options.run.timeout = *deadline;
   const auto transfer_deadline = icheck::parse_duration(transfer_timeout);
   if (!transfer_deadline || transfer_deadline->count() < 1000) {
-    std::cerr << "error: invalid --transfer-timeout \"" << transfer_timeout << "\": use e.g. 60s\n";
+    std::cerr << "error: invalid --transfer-timeout \"" << shown(transfer_timeout) << "\": use e.g. 60s\n";
     return k_exit_unknown;
   }
   options.transfer_timeout = *transfer_deadline;
@@ -177,7 +185,7 @@ int run(int argc, char** argv) {
     // kubeconfig errors arrive worded exactly as kubectl prints them, prefix included.
     const auto& message = report.error().message;
     const bool prefixed = message.rfind("error: ", 0) == 0 || message.rfind("Error", 0) == 0;
-    std::cerr << (prefixed ? "" : "error: ") << message << "\n";
+    std::cerr << (prefixed ? "" : "error: ") << shown(message) << "\n";
     return interrupted_by != 0 ? 128 + interrupted_by : k_exit_unknown;
   }
   if (interrupted_by != 0) report->interrupted = interrupted_by == SIGTERM ? "SIGTERM" : "SIGINT";
@@ -194,7 +202,7 @@ int main(int argc, char** argv) {
   try {
     return run(argc, argv);
   } catch (const std::exception& e) {  // the one top-level catch: a bug, said plainly, exit 3
-    std::cerr << "error: internal: " << e.what() << "\n";
+    std::cerr << "error: internal: " << shown(e.what()) << "\n";
     return k_exit_unknown;
   }
 }

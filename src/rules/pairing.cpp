@@ -1,5 +1,7 @@
 #include "rules/pairing.hpp"
 
+#include "outside/argv.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include "util/join.hpp"
@@ -187,8 +189,13 @@ std::string shell_line(const std::vector<std::string>& argv) {
   return out;
 }
 
-std::string TransferPlan::listener_command() const { return shell_line(listener_argv); }
-std::string TransferPlan::initiator_command() const { return shell_line(initiator_argv); }
+// Printed for the user: the children got the credential flags, the printed lines do not.
+std::string TransferPlan::listener_command() const {
+  return shell_line(outside::printable_argv(listener_argv));
+}
+std::string TransferPlan::initiator_command() const {
+  return shell_line(outside::printable_argv(initiator_argv));
+}
 
 Expected<std::pair<std::string, std::string>> parse_pair(std::string_view value) {
   auto comma = value.find(',');

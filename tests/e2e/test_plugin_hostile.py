@@ -92,6 +92,46 @@ class TestHostileStrings(unittest.TestCase):
                         self.assertEqual(yaml.safe_load(yout), doc)
 
 
+class TestStderr(unittest.TestCase):
+    def test_error_messages_quote_outside_text_safely(self):
+        bad = "/nonexistent/recipe\x1b]52;c;cm0gLXJmIH4K\x07\x1b[2J\xc2\x9b"
+        r = subprocess.run([harness.plugin_path(), "env", bad.encode("latin-1")], capture_output=True,
+                           timeout=60)
+        self.assertEqual(r.returncode, 3)
+        self.assertIn(b"/nonexistent/recipe\\x1b]52;c;cm0gLXJmIH4K\\x07\\x1b[2J\\u009b", r.stderr)
+        self.assertIsNone(TERMINAL_ACTIVE.search(r.stderr), r.stderr)
+        r = subprocess.run([harness.plugin_path(), "node", "--local", "--timeout", "x\x1b[2J"],
+                           capture_output=True, timeout=60)
+        self.assertEqual(r.returncode, 3)
+        self.assertIsNone(TERMINAL_ACTIVE.search(r.stderr), r.stderr)
+
+
+class TestCredentialFlags(unittest.TestCase):
+    def test_printed_commands_never_carry_a_credential_children_still_get_it(self):
+        token = "sekret-token-e2e-5150"
+        with harness.FakeCluster("nixl-perftest") as c:
+            argv_log = os.path.join(c.dir, "kubectl-argv.log")
+            wrapper = os.path.join(c.dir, "kubectl-logging")
+            with open(wrapper, "w") as f:  # records each child's argv, then runs kubectl
+                f.write('#!/bin/sh\nprintf "%%s\\n" "$*" >> %s\nexec kubectl "$@"\n' % argv_log)
+            os.chmod(wrapper, 0o755)
+            for v in harness.KUBECTL_VERSIONS:
+                for fmt in ("json", "table", "yaml"):
+                    with self.subTest(kubectl=v, output=fmt):
+                        rc, out, err, _ = c.run_plugin(
+                            v, ["nixl", "--deployment", "nixl-perftest", "-o", fmt, "--token=" + token,
+                                "--client-key=/nonexistent/u.key"],
+                            env={"DYNAMO_ICHECK_KUBECTL": wrapper})
+                        self.assertIn("exec nixl-perftest-0-decode -n dynamo", out, err)
+                        self.assertIn("--context=fake", out)
+                        self.assertNotIn(token, out + err)
+                        self.assertNotIn("u.key", out + err)
+                        self.assertNotIn("--token", out + err)
+            with open(argv_log) as f:
+                children = f.read()
+            self.assertIn("--token=" + token, children)  # the children were given it
+
+
 class TestSignals(unittest.TestCase):
     def interrupt(self, cluster, version, sig, extra=()):
         args = ["kubectl", "dynamo-icheck", "node", "--deployment", "interrupt-hang",
