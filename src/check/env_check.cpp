@@ -66,6 +66,21 @@ std::string nothing_checked(const report::Report& report) {
   return out;
 }
 
+// A manifest that could not be read is a target that could not be checked: the verdict
+// never reads as if it had passed.
+report::Target unread_target(const recipe::ManifestFile& file) {
+  report::Target target;
+  target.kind = report::TargetKind::manifest;
+  target.name = file.display_name;
+  report::Finding f;
+  f.name = "manifest";
+  f.layer = report::Layer::env;
+  f.status = report::Status::skipped;
+  f.detail = "could not check: " + file.error.value_or("cannot be read");
+  target.findings.push_back(std::move(f));
+  return target;
+}
+
 // The report from files already loaded.
 Expected<report::Report> env_report(const std::vector<recipe::ManifestFile>& files,
                                     const std::filesystem::path& path) {
@@ -77,6 +92,9 @@ Expected<report::Report> env_report(const std::vector<recipe::ManifestFile>& fil
   }
   if (report.targets.empty()) {
     return Error{nothing_checked(report)};
+  }
+  for (const auto& file : files) {
+    if (file.error) report.targets.push_back(unread_target(file));
   }
   report.transport_not_exercised = all_aggregated(files);
   return report;

@@ -6,7 +6,9 @@ import json
 import os
 import re
 import signal
+import shutil
 import subprocess
+import tempfile
 import time
 import unittest
 
@@ -104,6 +106,67 @@ class TestStderr(unittest.TestCase):
                            capture_output=True, timeout=60)
         self.assertEqual(r.returncode, 3)
         self.assertIsNone(TERMINAL_ACTIVE.search(r.stderr), r.stderr)
+
+
+SURFACE_OK_RECIPE = os.path.join(harness.E2E_DIR, "..", "recipes", "deepseek-v4", "deepseek-v4-flash",
+                                 "vllm", "disagg-h200-agentic")
+
+
+def as_unprivileged():
+    """Root reads everything: the unreadable cases run as nobody when the tests run as root."""
+    if os.getuid() == 0:
+        os.setgid(65534)
+        os.setuid(65534)
+
+
+class TestRecipeInput(unittest.TestCase):
+    def test_unreadable_file_and_folder_are_could_not_check_and_the_walk_goes_on(self):
+        d = tempfile.mkdtemp(prefix="icheck-recipe-")
+        try:
+            os.chmod(d, 0o755)
+            manifest = [f for f in os.listdir(SURFACE_OK_RECIPE) if f.endswith(".yaml")][0]
+            for rel in ("a-good.yaml", "b-unreadable.yaml", "c-locked/x.yaml", "d-later/z.yaml"):
+                os.makedirs(os.path.dirname(os.path.join(d, rel)), exist_ok=True)
+                shutil.copy(os.path.join(SURFACE_OK_RECIPE, manifest), os.path.join(d, rel))
+            for sub in ("c-locked", "d-later"):
+                os.chmod(os.path.join(d, sub), 0o755)
+            os.chmod(os.path.join(d, "b-unreadable.yaml"), 0)
+            os.chmod(os.path.join(d, "c-locked"), 0)
+            r = subprocess.run([harness.plugin_path(), "env", d, "--recursive", "-o", "json"],
+                               capture_output=True, timeout=60, preexec_fn=as_unprivileged)
+            doc = json.loads(r.stdout)
+            names = {t["name"]: t["checks"] for t in doc["targets"]}
+            self.assertIn("d-later/z.yaml", names)  # the walk went on past the locked folder
+            self.assertEqual(names["b-unreadable.yaml"][0]["status"], "skipped")
+            self.assertIn("could not check: b-unreadable.yaml: cannot be read (Permission denied)",
+                          names["b-unreadable.yaml"][0]["detail"])
+            self.assertIn("c-locked/", names)
+            self.assertIn("folder cannot be read", names["c-locked/"][0]["detail"])
+            self.assertNotEqual(doc["verdict"]["status"], "surface-ok")
+            self.assertEqual(r.returncode, 1, r.stderr)
+            # Alone, the same manifest is surface-ok: the unreadable entries made the difference.
+            r = subprocess.run([harness.plugin_path(), "env", os.path.join(d, "a-good.yaml")],
+                               capture_output=True, timeout=60)
+            self.assertEqual(r.returncode, 0, r.stdout)
+        finally:
+            for root, dirs, _ in os.walk(d):
+                for sub in dirs:
+                    os.chmod(os.path.join(root, sub), 0o755)
+            os.chmod(os.path.join(d, "c-locked"), 0o755)
+            shutil.rmtree(d, ignore_errors=True)
+
+    def test_fifo_and_dev_zero_do_not_block(self):
+        d = tempfile.mkdtemp(prefix="icheck-recipe-")
+        try:
+            os.mkfifo(os.path.join(d, "deploy.yaml"))
+            r = subprocess.run([harness.plugin_path(), "env", d], capture_output=True, timeout=30)
+            self.assertEqual(r.returncode, 3)
+            self.assertIn(b"deploy.yaml: not a regular file (a FIFO)", r.stderr)
+            r = subprocess.run([harness.plugin_path(), "env", "/dev/zero"], capture_output=True, timeout=30)
+            self.assertEqual(r.returncode, 3)
+            self.assertIn(b"/dev/zero: not a regular file (a character device)", r.stderr)
+        finally:
+            shutil.rmtree(d, ignore_errors=True)
 
 
 class TestCredentialFlags(unittest.TestCase):

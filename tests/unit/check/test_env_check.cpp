@@ -1,6 +1,7 @@
 // env pipeline: targets, facts and summary per manifest file; bad input to errors or exit 3.
 
 #include "check/env_check.hpp"
+#include "report/verdict.hpp"
 #include "../recipe/temp_dir.hpp"
 
 #include <doctest/doctest.h>
@@ -59,16 +60,23 @@ TEST_CASE("env on an aggregated recipe: transport not exercised, non-DGD files a
   CHECK(report->limitations[2].starts_with("recipe text only: "));
 }
 
-TEST_CASE("env: a broken file is an error, the other files are still checked") {
+TEST_CASE("env: a broken file is an error and a target not checked, the others are checked") {
   test::TempDir dir;
   dir.write("a.yaml", "apiVersion: nvidia.com/v1beta1\nkind: DynamoGraphDeployment\n"
                       "metadata: {name: one}\nspec: {components: [{name: w, type: worker}]}\n");
   dir.write("b.yaml", "key: [unclosed\n");
   auto report = check::check_env({dir.path(), false});
   REQUIRE(report.has_value());
-  CHECK(report->targets.size() == 1);
+  REQUIRE(report->targets.size() == 2);
   REQUIRE(report->errors.size() == 1);
   CHECK(report->errors[0].starts_with("b.yaml:2: YAML syntax error: "));
+  const auto& broken = report->targets[1];
+  CHECK(broken.name == "b.yaml");
+  REQUIRE(broken.findings.size() == 1);
+  CHECK(broken.findings[0].status == report::Status::skipped);
+  CHECK(broken.findings[0].detail.starts_with("could not check: b.yaml:2: YAML syntax error: "));
+  // Never surface-ok (exit 0) while a manifest could not be read.
+  CHECK(report::decide(*report).status != report::VerdictStatus::surface_ok);
 }
 
 TEST_CASE("env: nothing checkable is an error (exit 3)") {

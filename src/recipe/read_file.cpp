@@ -1,0 +1,84 @@
+#include "recipe/read_file.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace icheck::recipe {
+namespace {
+
+std::string kind_of(mode_t mode) {
+  if (S_ISDIR(mode))
+    return "a folder";
+  if (S_ISFIFO(mode))
+    return "a FIFO";
+  if (S_ISCHR(mode))
+    return "a character device";
+  if (S_ISBLK(mode))
+    return "a block device";
+  if (S_ISSOCK(mode))
+    return "a socket";
+  return "not a plain file";
+}
+
+std::string mib(std::size_t bytes) {
+  return std::to_string(bytes >> 20) + " MiB";
+}
+
+Error cannot_read(int err) {
+  return Error{std::string("cannot be read (") + std::strerror(err) + ")"};
+}
+
+class Fd {
+public:
+  explicit Fd(int fd) : m_fd(fd) {}
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  ~Fd() {
+    if (m_fd >= 0)
+      ::close(m_fd);
+  }
+  int get() const { return m_fd; }
+
+private:
+  int m_fd;
+};
+
+Expected<std::string> read_capped(int fd, std::size_t cap) {
+  std::string text;
+  char buffer[64 * 1024];
+  for (;;) {
+    const ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0)
+      return cannot_read(errno);
+    if (n == 0)
+      return text;
+    if (text.size() + static_cast<std::size_t>(n) > cap) // grew while being read
+      return Error{"larger than the " + mib(cap) + " a manifest may be"};
+    text.append(buffer, static_cast<std::size_t>(n));
+  }
+}
+
+} // namespace
+
+Expected<std::string> read_manifest_bytes(const std::filesystem::path& path, std::size_t cap) {
+  // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer.
+  const Fd fd(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY));
+  if (fd.get() < 0)
+    return cannot_read(errno);
+  struct stat st {};
+  if (::fstat(fd.get(), &st) != 0)
+    return cannot_read(errno);
+  if (!S_ISREG(st.st_mode))
+    return Error{"not a regular file (" + kind_of(st.st_mode) + ")"};
+  if (static_cast<std::size_t>(st.st_size) > cap)
+    return Error{"larger than the " + mib(cap) + " a manifest may be (" +
+                 mib(static_cast<std::size_t>(st.st_size)) + ")"};
+  return read_capped(fd.get(), cap);
+}
+
+} // namespace icheck::recipe
