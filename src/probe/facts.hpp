@@ -49,6 +49,9 @@ struct IbPort {
   std::optional<int> sm_lid;
   std::string netdev;            // from sysfs device/net or ibdev2netdev
   std::optional<bool> netdev_up; // netdev operstate / ibdev2netdev (Up)/(Down)
+  // InfiniBand only: the adapter model's lane speed at the port's width (see probe/adapters.hpp);
+  // what a bandwidth judgement should expect of this port. nullopt: model or link layer unknown.
+  std::optional<double> expected_gbps;
 };
 
 struct IbDevice {
@@ -56,6 +59,8 @@ struct IbDevice {
   std::string node_type;         // "CA" (ibstat header) or sysfs node_type text
   std::string ca_type;           // "MT4129" (hca_type / CA type / vendor_part_id)
   std::string fw;                // firmware version
+  std::string board_id;          // PSID, e.g. MT_0000000838 (sysfs board_id)
+  std::string model;             // ConnectX-7, from ca_type (probe/adapters.hpp); empty if unknown
   std::string node_guid;
   std::string pci_address;       // 0000:1a:00.0 (basename of the device link)
   std::optional<int> numa_node;  // -1 in sysfs means unknown -> nullopt
@@ -86,6 +91,20 @@ struct VerbsInfo {
   int failed_devices = 0;  // "Failed to open device" lines (the tool does not name them)
   VerbsError error = VerbsError::none;
   std::string error_text;                // the first line that explains the error
+};
+
+// One populated entry of a RoCE port's GID table (ports/N/gids/I + gid_attrs/{types,ndevs}/I).
+struct RoceGid {
+  std::string device;            // mlx5_0
+  int port = 0;
+  int index = 0;                 // what UCX_IB_GID_INDEX / NCCL_IB_GID_INDEX name
+  std::string gid;               // 0000:0000:0000:0000:0000:ffff:0a00:0001
+  std::string netdev;            // gid_attrs/ndevs/I; empty when unreadable
+  std::string version;           // "v1" (types/I "IB/RoCE v1") or "v2" ("RoCE v2"); empty: unreadable
+
+  bool v2() const { return version == "v2"; }
+  bool ipv4() const { return gid.starts_with("0000:0000:0000:0000:0000:ffff:"); }
+  bool link_local() const { return gid.starts_with("fe80:"); }
 };
 
 // ---------------------------------------------------------------------------- rdma access
@@ -252,6 +271,16 @@ struct NodeFacts {
   IbDevices ibstat;
   VerbsInfo verbs;                            // ibv_devinfo
   std::optional<int> ibv_devices_count;       // ibv_devices list length
+  // Allocation: a pod sees every HCA in sysfs but opens only those whose uverbsN node its device
+  // plugin mounted. When /sys/class/infiniband_verbs/uverbsN/ibdev maps the pod's nodes to HCAs,
+  // sysfs_devices keeps the pod's HCAs and the others move to unallocated_devices (shown, never
+  // judged as the pod's). Without that map (or without any uverbs node) nothing is moved.
+  std::map<std::string, std::string> uverbs_ibdev;  // uverbs0 -> mlx5_0, every node in sysfs
+  std::vector<IbDevice> unallocated_devices;
+  // RoCE addressing: populated GID entries of Ethernet ports, and the netdevs of the pod's own
+  // network namespace (/sys/class/net); nullopt: the probe did not read them.
+  std::vector<RoceGid> roce_gids;
+  std::optional<std::vector<std::string>> pod_netdevs;
 
   // rdma access
   bool dev_infiniband_present = false;        // the directory exists

@@ -1,6 +1,7 @@
 #include "probe/node_probe.hpp"
 
 #include "dynamo/transport_vars.hpp"
+#include "probe/fabric_parsers.hpp"
 #include "probe/parsers.hpp"
 #include "outside/mask.hpp"
 #include "util/text.hpp"
@@ -163,6 +164,7 @@ NodeFacts parse_node_probe(const ProbeOutput& out) {
   if (const Tool* t = f.tool("kernel")) f.kernel = first_line(t->output);
   read_fabric(f);
   read_access(f);
+  read_pod_fabric(f);
   read_gpudirect(f);
   read_gpus(f);
   read_ucx(f);

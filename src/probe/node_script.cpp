@@ -96,7 +96,7 @@ if [ -d /sys/class/infiniband ]; then
   for d in /sys/class/infiniband/*; do
     [ -e "$d" ] || continue
     n=${d##*/}
-    for f in hca_type fw_ver node_guid node_type; do
+    for f in hca_type fw_ver board_id node_guid node_type; do
       [ -r "$d/$f" ] && { printf '==> %s/%s <==\n' "$n" "$f"; show_file "$d/$f"; }
     done
     for p in "$d"/ports/*; do
@@ -128,6 +128,48 @@ if [ -d /dev/infiniband ]; then
   end dev_infiniband 0
 else
   end dev_infiniband absent
+fi
+
+# Which HCAs the pod can open: each uverbsN in sysfs names its HCA (the pod's own nodes are in
+# dev_infiniband above).
+begin uverbs_ibdev
+if [ -d /sys/class/infiniband_verbs ]; then
+  for u in /sys/class/infiniband_verbs/uverbs*; do
+    [ -r "$u/ibdev" ] && IFS= read -r v < "$u/ibdev" && printf '%s %s\n' "${u##*/}" "$v"
+  done
+  end uverbs_ibdev 0
+else
+  end uverbs_ibdev absent
+fi
+
+# RoCE addressing: each populated GID of an Ethernet port as MLNX show_gids prints it, less its
+# IPv4 column: "dev port index gid v1|v2 netdev" (unused entries read as all zeros; an unreadable
+# type or netdev prints "-").
+begin roce_gids
+for p in /sys/class/infiniband/*/ports/*; do
+  ll=
+  [ -r "$p/link_layer" ] && IFS= read -r ll < "$p/link_layer"
+  [ "$ll" = Ethernet ] || continue
+  d=${p%/ports/*}
+  for g in "$p"/gids/*; do
+    IFS= read -r gid 2>/dev/null < "$g" || continue
+    case $gid in ''|0000:0000:0000:0000:0000:0000:0000:0000) continue ;; esac
+    i=${g##*/}
+    IFS= read -r nd 2>/dev/null < "$p/gid_attrs/ndevs/$i" || nd=-
+    IFS= read -r ty 2>/dev/null < "$p/gid_attrs/types/$i" || ty=
+    case $ty in *v2) ty=v2 ;; *v1) ty=v1 ;; *) ty=- ;; esac
+    printf '%s %s %s %s %s %s\n' "${d##*/}" "${p##*/}" "$i" "$gid" "$ty" "${nd:--}"
+  done
+done
+end roce_gids 0
+
+# The pod's network namespace: /sys/class/net lists only its own netdevs.
+begin pod_netdevs
+if [ -d /sys/class/net ]; then
+  for i in /sys/class/net/*; do [ -e "$i" ] && printf '%s\n' "${i##*/}"; done
+  end pod_netdevs 0
+else
+  end pod_netdevs absent
 fi
 
 file_section proc_limits /proc/self/limits

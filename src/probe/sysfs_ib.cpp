@@ -45,6 +45,7 @@ void set_device_file(IbDevice& dev, std::string_view rel, std::string_view conte
   auto value = first_line(content);
   if (rel == "hca_type") dev.ca_type = value;
   else if (rel == "fw_ver") dev.fw = value;
+  else if (rel == "board_id") dev.board_id = value;
   else if (rel == "node_guid") dev.node_guid = value;
   else if (rel == "node_type") dev.node_type = value;
   else if (rel == "device") {

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <map>
 
+#include "rules/fabric_pod.hpp"
 #include "rules/node_layers.hpp"
 
 namespace icheck::rules::node {
@@ -25,6 +26,10 @@ const probe::IbDevice* device_of(const NodeView& v, const IbPort& p) {
 }
 
 report::Finding no_hca(const NodeView& v) {
+  if (cut_before(v.facts, "sysfs_ib"))
+    return finding(Layer::fabric, "hca", Status::skipped,
+                   "the probe's output was cut before /sys/class/infiniband was read: RDMA devices unknown",
+                   "rerun the check; if the output is cut again, see the probe finding above");
   std::string where = v.facts.sysfs_infiniband ? "/sys/class/infiniband is empty"
                                                : "/sys/class/infiniband is absent";
   std::string detail = "no RDMA device: " + where + " (no HCA, or its kernel driver is not loaded)";
@@ -33,10 +38,36 @@ report::Finding no_hca(const NodeView& v) {
   return finding(Layer::fabric, "hca", Status::fail, detail + ": KV transfers would fall back to TCP", next);
 }
 
+// Down while the physical link is up: the link trained (cable and switch port work), but nothing
+// configured the port: on InfiniBand no subnet manager manages it, or it is an SR-IOV VF the SM
+// has not activated (Mellanox/network-operator #249: a VF in a pod, State Down, LinkUp, lid 65535).
+bool down_link_up(const IbPort& p) { return p.state == PortState::down && p.phys_state == PhysState::linkup; }
+
+std::string down_link_up_text(const IbPort& p) {
+  if (p.link_layer == LinkLayer::ethernet)
+    return "Down with the physical link up: not the cable; the RoCE netdev" +
+           (p.netdev.empty() ? std::string() : " " + p.netdev) + " is down or the VF is not configured";
+  return "Down with the physical link up: not the cable; no subnet manager configured this port (none on this "
+         "fabric, or an SR-IOV VF it has not activated)";
+}
+
+std::string port_next(const IbPort& p) {
+  std::string id = p.device + " " + std::to_string(p.port);
+  if (down_link_up(p) && p.link_layer == LinkLayer::ethernet)
+    return "on the node: ip link show " + (p.netdev.empty() ? std::string("<netdev of ") + p.device + ">" : p.netdev) +
+           " (bring it up; for a VF: configure it on its PF)";
+  if (down_link_up(p))
+    return "on the node: sminfo -C " + p.device + " -P " + std::to_string(p.port) +
+           " (no answer: start opensm/UFM for this fabric); an SR-IOV VF also needs its GUIDs set on the PF "
+           "(ip link set <pf> vf <n> node_guid <guid> port_guid <guid>) before the SM activates it";
+  return "on the node: ibstat " + id + "; check the cable and the switch port";
+}
+
 // Why a port is not Active, in the words an operator acts on.
 std::string port_problem(const IbPort& p) {
   if (p.state == PortState::init || p.state == PortState::armed)
     return "waiting for the subnet manager (is opensm / UFM running on this fabric?)";
+  if (down_link_up(p)) return down_link_up_text(p);
   if (p.phys_state == PhysState::polling) return "Polling: no link partner (cable, transceiver or switch port)";
   if (p.phys_state == PhysState::disabled) return "Disabled: the port is administratively down";
   if (p.state == PortState::down) return "Down";
@@ -56,8 +87,7 @@ report::Finding judge_port(const NodeView& v, const IbPort& p) {
   bool sm_wait = p.state == PortState::init || p.state == PortState::armed;
   Status s = sm_wait || !role.traffic ? Status::warn : Status::fail;
   std::string next = sm_wait ? "sminfo / check the subnet manager; the port turns Active once it is configured"
-                             : "on the node: ibstat " + p.device + " " + std::to_string(p.port) +
-                                   "; check the cable and the switch port";
+                             : port_next(p);
   return finding(Layer::fabric, "port " + port_id(p), s, detail, next);
 }
 
@@ -95,6 +125,8 @@ report::Finding ports_summary(const NodeView& v, const std::vector<const IbPort*
                               const std::vector<const IbPort*>& active) {
   std::string count = std::to_string(active.size()) + "/" + std::to_string(ports.size()) + " ports Active";
   std::string src = v.source == "sysfs" ? "" : " (from " + v.source + "; sysfs unreadable)";
+  if (auto others = unallocated_names(v.facts); !others.empty())
+    src += "; not allocated to this pod (no uverbs node), not judged: " + name_range(others);
   if (!active.empty())
     return finding(Layer::fabric, "ports", Status::ok, count + ", " + rates_text(active) + layers_text(active) + src);
   return finding(Layer::fabric, "ports", Status::fail,
@@ -138,6 +170,7 @@ std::vector<report::Finding> judge_fabric(const NodeView& v) {
     else if (auto f = roce_netdev_down(*p)) out.push_back(*f);
   }
   if (auto f = mixed_rates(v, active)) out.push_back(*f);
+  if (auto f = adapter_rate(v, active)) out.push_back(*f);
   if (auto f = ibstat_failure(v)) out.push_back(*f);
   return out;
 }

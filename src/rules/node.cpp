@@ -32,7 +32,8 @@ std::vector<report::Finding> not_a_gpu_node() {
 bool rdma_layer(const report::Finding& f) {
   if (f.layer == Layer::fabric || f.layer == Layer::rdma_access) return true;
   if (f.layer == Layer::gpudirect) return f.name != "gdrcopy";
-  return f.name == "transports" || f.name == "UCX_NET_DEVICES" || f.name == "roce addressing";
+  return f.name == "transports" || f.name == "UCX_NET_DEVICES" || f.name == "roce addressing" ||
+         f.name == "nccl gid index";
 }
 
 // When the RDMA path is not what carries KV, its findings are shown, not judged: a fail reads

@@ -54,6 +54,7 @@ const std::vector<probe::IbDevice>& devices(const probe::NodeFacts& f) { return 
 std::string nic_part(const probe::NodeFacts& f) {
   Counted c;
   for (const auto& d : devices(f)) c.add(nic_key(d));
+  if (c.items.empty() && node::cut_before(f, "sysfs_ib")) return "RDMA devices unknown (probe output cut)";
   return c.items.empty() ? "no RDMA device" : c.text();
 }
 

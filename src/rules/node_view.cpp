@@ -131,6 +131,7 @@ NicRole nic_role(const NodeView& v, const probe::IbDevice& dev) {
   if (bluefield(dev)) return {false, "BlueField"};
   // Without a usable topology, InfiniBand ports are taken as compute fabric (NVSentinel's rule).
   if (first_link_layer(dev) == probe::LinkLayer::infiniband) return {true, "InfiniBand"};
+  if (v.grace) return {false, "role unknown: on Grace every GPU-NIC path is SYS"};
   return {false, "role unknown without nvidia-smi topo -m"};
 }
 
@@ -152,6 +153,18 @@ std::optional<std::string> env(const probe::NodeFacts& f, const std::string& nam
   auto it = f.transport_env.find(name);
   if (it == f.transport_env.end()) return std::nullopt;
   return it->second;
+}
+
+bool cut_before(const probe::NodeFacts& f, const std::string& section) {
+  if (f.script_complete) return false;
+  const auto* t = f.tool(section);
+  return t == nullptr || t->truncated;
+}
+
+std::vector<std::string> unallocated_names(const probe::NodeFacts& f) {
+  std::vector<std::string> out;
+  for (const auto& d : f.unallocated_devices) out.push_back(d.name);
+  return out;
 }
 
 report::Finding finding(report::Layer layer, std::string name, report::Status status, std::string detail,

@@ -64,6 +64,11 @@ struct GpuNicCell {
 std::vector<GpuNicCell> gpu_nic_cells(const probe::Topology& t);
 
 std::optional<std::string> env(const probe::NodeFacts& f, const std::string& name);
+// The probe's output ended (output cap, lost stdout) before this section was complete: what it
+// would have said is unknown, never "absent".
+bool cut_before(const probe::NodeFacts& f, const std::string& section);
+// HCAs in sysfs that the pod has no uverbs node for (NodeFacts::unallocated_devices).
+std::vector<std::string> unallocated_names(const probe::NodeFacts& f);
 report::Finding finding(report::Layer layer, std::string name, report::Status status,
                         std::string detail, std::string next = {}, bool required = true);
 using icheck::join;

@@ -1,5 +1,6 @@
 // nvlink: GPU topology as nvidia-smi reports it (its failures show here), NVLink links,
 // each GPU's nearest NIC, and UCX_NET_DEVICES against the Active, GPU-affine ports.
+#include <algorithm>
 #include <map>
 
 #include "rules/node_layers.hpp"
@@ -134,6 +135,9 @@ int distance(TopoLinkKind k) {
 std::optional<report::Finding> nic_affinity(const NodeView& v) {
   if (!v.facts.topo) return std::nullopt;
   auto cells = gpu_nic_cells(*v.facts.topo);
+  // The pod's own HCAs only: a NIC it cannot open is no GPU's path, however close.
+  auto others = unallocated_names(v.facts);
+  std::erase_if(cells, [&](const GpuNicCell& c) { return std::find(others.begin(), others.end(), c.nic) != others.end(); });
   if (cells.empty()) return std::nullopt;
   if (v.grace)
     return finding(Layer::nvlink, "nic affinity", Status::ok,
@@ -161,10 +165,12 @@ const probe::IbPort* find_port(const NodeView& v, const std::string& entry) {
   return nullptr;
 }
 
+// The pod's Active ports UCX should use: the GPU-affine ones, or all of them where affinity is
+// unknown or meaningless (Grace).
 std::string affine_active_ports(const NodeView& v) {
   std::vector<std::string> out;
   for (const auto& d : *v.devices)
-    if (v.gpu_affine.count(d.name))
+    if (!v.affinity_known || v.gpu_affine.count(d.name))
       for (const auto& p : d.ports)
         if (is_active(p)) out.push_back(port_id(p));
   return join(out, ",");
@@ -174,11 +180,21 @@ bool rdma_like(const std::string& entry) {
   return entry.find(':') != std::string::npos || entry.starts_with("mlx") || entry.starts_with("ib");
 }
 
+// An entry naming an HCA in sysfs that the pod has no uverbs node for.
+bool unallocated(const NodeView& v, const std::string& entry) {
+  auto dev = entry.substr(0, entry.find(':'));
+  for (const auto& d : v.facts.unallocated_devices)
+    if (d.name == dev) return true;
+  return false;
+}
+
 report::Finding listed_devices(const NodeView& v, const std::vector<std::string>& entries) {
-  std::vector<std::string> absent, not_active, not_affine;
+  std::vector<std::string> absent, not_active, not_affine, not_mine;
   for (const auto& e : entries) {
     const auto* p = find_port(v, e);
-    if (p == nullptr) {
+    if (p == nullptr && unallocated(v, e)) {
+      not_mine.push_back(e);
+    } else if (p == nullptr) {
       if (rdma_like(e)) absent.push_back(e);
     } else if (!is_active(*p)) {
       not_active.push_back(e + " (" + (p->state_text.empty() ? "?" : p->state_text) + ")");
@@ -189,8 +205,11 @@ report::Finding listed_devices(const NodeView& v, const std::vector<std::string>
   std::string value = "UCX_NET_DEVICES=" + *v.net_devices;
   std::string better = affine_active_ports(v);
   std::string next = better.empty() ? "" : "UCX_NET_DEVICES=" + better;
-  if (!absent.empty() || !not_active.empty()) {
+  if (!absent.empty() || !not_active.empty() || !not_mine.empty()) {
     std::vector<std::string> bad;
+    if (!not_mine.empty())
+      bad.push_back("not allocated to this pod (in sysfs, no uverbs node; UCX finds no RDMA device there and KV "
+                    "falls back): " + join(not_mine));
     if (!absent.empty()) bad.push_back("absent in this pod: " + join(absent));
     if (!not_active.empty()) bad.push_back("not Active: " + join(not_active));
     return finding(Layer::nvlink, "UCX_NET_DEVICES", Status::fail, value + ": " + join(bad, "; "), next);
@@ -208,6 +227,10 @@ std::optional<report::Finding> net_devices(const NodeView& v) {
   auto entries = net_device_entries(v);
   if (!entries.empty()) return listed_devices(v, entries);
   std::string value = v.net_devices ? "UCX_NET_DEVICES=all" : "UCX_NET_DEVICES unset";
+  if (!v.affinity_known && v.grace)
+    return finding(Layer::nvlink, "UCX_NET_DEVICES", Status::skipped,
+                   value + "; on Grace every GPU-NIC path is SYS, so affinity cannot tell which ports UCX should use",
+                   "name the compute-fabric ports: UCX_NET_DEVICES=" + affine_active_ports(v), false);
   if (!v.affinity_known)
     return finding(Layer::nvlink, "UCX_NET_DEVICES", Status::skipped,
                    value + "; GPU-NIC affinity unknown (no NIC columns in nvidia-smi topo -m), cannot tell which ports UCX should use",

@@ -1,4 +1,5 @@
 // rdma-access: can this pod use the RDMA devices? Device nodes, a verbs provider, memlock.
+#include "rules/fabric_pod.hpp"
 #include "rules/node_layers.hpp"
 
 namespace icheck::rules::node {
@@ -29,6 +30,9 @@ report::Finding device_nodes(const NodeView& v) {
   auto nodes = uverbs(v);
   if (names.empty())
     return finding(Layer::rdma_access, "devices", Status::skipped, "no HCA in sysfs: no RDMA device to open");
+  if (cut_before(v.facts, "dev_infiniband"))
+    return finding(Layer::rdma_access, "devices", Status::skipped,
+                   "the probe's output was cut before /dev/infiniband was listed: device nodes unknown", "rerun the check");
   std::string hcas = std::to_string(names.size()) + " HCA" + (names.size() == 1 ? "" : "s") + " in " + v.source + " (" +
                      name_range(names) + ")";
   if (nodes.empty()) {
@@ -46,6 +50,8 @@ report::Finding device_nodes(const NodeView& v) {
     return finding(Layer::rdma_access, "devices", Status::warn,
                    seen + " for " + hcas + ": only the allocated devices are usable; UCX_NET_DEVICES must name them",
                    "ls -l /sys/class/infiniband_verbs/*/ibdev (which HCA each uverbs opens)");
+  if (auto others = unallocated_names(v.facts); !others.empty())
+    seen += " for this pod's " + hcas + "; " + name_range(others) + " in sysfs are not allocated to it";
   return finding(Layer::rdma_access, "devices", Status::ok, seen);
 }
 
@@ -142,6 +148,7 @@ report::Finding memlock(const NodeView& v) {
 std::vector<report::Finding> judge_rdma_access(const NodeView& v) {
   std::vector<report::Finding> out{device_nodes(v)};
   if (auto f = verbs_provider(v)) out.push_back(*f);
+  if (auto f = roce_netns(v)) out.push_back(*f);
   out.push_back(memlock(v));
   return out;
 }

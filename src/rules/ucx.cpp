@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "util/text.hpp"
+#include "rules/fabric_pod.hpp"
 #include "rules/node_layers.hpp"
 #include "rules/ucx_view.hpp"
 
@@ -148,7 +149,10 @@ std::vector<report::Finding> judge_ucx(const NodeView& v) {
   if (auto missing = ucx_info_missing(v)) out.push_back(*missing);
   else out.push_back(transports(v));
   if (auto f = version(v)) out.push_back(*f);
-  if (auto f = roce_addressing(v)) out.push_back(*f);
+  if (gid_tables_known(v))
+    for (auto& f : gid_index(v)) out.push_back(std::move(f));
+  else if (auto f = roce_addressing(v))
+    out.push_back(*f);
   return out;
 }
 

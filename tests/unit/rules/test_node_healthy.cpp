@@ -31,7 +31,11 @@ TEST_CASE("node: summary line and typed facts") {
   auto f = healthy_h100().facts();
   CHECK(rules::node_summary(f) ==
         "8× NVIDIA H100 80GB HBM3 · 8× mlx5 400 Gb/s InfiniBand + 1× mlx5_bond 200 Gb/s RoCE");
-  CHECK(rules::node_summary(probe::NodeFacts{}) == "no GPU visible · no RDMA device");
+  probe::NodeFacts empty;
+  empty.script_complete = true;
+  CHECK(rules::node_summary(empty) == "no GPU visible · no RDMA device");
+  // Output that ended before the sysfs section is not "no RDMA device".
+  CHECK(rules::node_summary(probe::NodeFacts{}) == "no GPU visible · RDMA devices unknown (probe output cut)");
   auto j = rules::node_facts_json(f);
   CHECK(j.at("hostname").as_string() == "gpu-a01");
   CHECK(j.at("kernel").as_string() == "5.15.0-105-generic");
