@@ -41,6 +41,10 @@ const char* peermem_next =
 report::Finding peer_memory(const NodeView& v) {
   if (auto loaded = peermem_loaded(v.facts.peer_memory))
     return finding(Layer::gpudirect, "peer-memory", Status::ok, *loaded);
+  if (cut_before(v.facts, "nvidia_driver"))
+    return finding(Layer::gpudirect, "peer-memory", Status::skipped,
+                   "the probe's output was cut before the kernel modules and driver were read: peer memory unknown",
+                   "rerun the check");
   auto ucx = ucx_gpu_memory(v.facts);
   if (ucx.confirmed)
     return finding(Layer::gpudirect, "peer-memory", Status::ok,

@@ -18,7 +18,8 @@ json::object port_json(const probe::IbPort& p) {
           {"state", std::string(probe::to_string(p.state))},
           {"physState", std::string(probe::to_string(p.phys_state))},
           {"rateGbps", p.rate_gbps ? json::value(*p.rate_gbps) : json::value(nullptr)},
-          {"linkLayer", std::string(probe::to_string(p.link_layer))}};
+          {"linkLayer", std::string(probe::to_string(p.link_layer))},
+          {"expectedGbps", p.expected_gbps ? json::value(*p.expected_gbps) : json::value(nullptr)}};
 }
 
 json::array hcas_json(const std::vector<probe::IbDevice>& devices) {
@@ -28,6 +29,9 @@ json::array hcas_json(const std::vector<probe::IbDevice>& devices) {
     for (const auto& p : d.ports) ports.push_back(port_json(p));
     out.push_back(json::object{{"name", d.name},
                                {"pciAddress", d.pci_address},
+                               {"model", d.model},
+                               {"boardId", d.board_id},
+                               {"firmware", d.fw},
                                {"numaNode", optional_int(d.numa_node)},
                                {"ports", std::move(ports)}});
   }
@@ -83,6 +87,7 @@ boost::json::object node_facts_json(const probe::NodeFacts& f) {
       {"hostname", f.hostname},
       {"kernel", f.kernel},
       {"hcas", hcas_json(devices(f))},
+      {"unallocatedHcas", hcas_json(f.unallocated_devices)},
       {"devInfiniband", std::move(dev)},
       {"memlock", memlock_json(f.memlock)},
       {"capIpcLock", f.cap_ipc_lock ? json::value(*f.cap_ipc_lock) : json::value(nullptr)},

@@ -28,11 +28,11 @@ std::vector<std::string> uverbs(const NodeView& v) {
 report::Finding device_nodes(const NodeView& v) {
   auto names = device_names(v);
   auto nodes = uverbs(v);
-  if (names.empty())
-    return finding(Layer::rdma_access, "devices", Status::skipped, "no HCA in sysfs: no RDMA device to open");
   if (cut_before(v.facts, "dev_infiniband"))
     return finding(Layer::rdma_access, "devices", Status::skipped,
                    "the probe's output was cut before /dev/infiniband was listed: device nodes unknown", "rerun the check");
+  if (names.empty())
+    return finding(Layer::rdma_access, "devices", Status::skipped, "no HCA in sysfs: no RDMA device to open");
   std::string hcas = std::to_string(names.size()) + " HCA" + (names.size() == 1 ? "" : "s") + " in " + v.source + " (" +
                      name_range(names) + ")";
   if (nodes.empty()) {

@@ -5,6 +5,7 @@
 #include "util/text.hpp"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 namespace icheck::rules::node {
@@ -111,10 +112,13 @@ std::string right_indexes(const NodeView& v, const std::vector<RocePort>& ports,
 report::Finding judge_set_index(const NodeView& v, const std::vector<RocePort>& ports,
                                 const std::string& var, const std::string& name, int index,
                                 bool required) {
-  std::vector<std::string> bad;
+  std::map<std::string, std::vector<std::string>> by_problem; // "RoCE v1" -> its ports
   for (const auto& rp : ports)
     if (auto why = entry_problem(v, rp, index); !why.empty())
-      bad.push_back(port_id(*rp.port) + ": " + why);
+      by_problem[why].push_back(port_id(*rp.port));
+  std::vector<std::string> bad;
+  for (const auto& [why, ids] : by_problem)
+    bad.push_back(why + " on " + join(ids));
   std::string set = var + "=" + std::to_string(index);
   if (bad.empty())
     return finding(Layer::ucx, name, Status::ok,

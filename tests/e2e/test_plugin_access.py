@@ -131,8 +131,14 @@ class TestExecFailures(unittest.TestCase):
     def test_huge_output_names_the_cap(self):
         with harness.FakeCluster("huge-output") as c:
             rc, out, err, secs = c.run_plugin("1.32", ["node", "--pod", "huge-0-vllmprefillworker-big", "-o", "json"])
-            self.assertIn("probe output exceeded the 4 MiB cap",
-                          first(doc_of(self, out, err), "huge-0-vllmprefillworker-big")["detail"])
+            doc = doc_of(self, out, err)
+            self.assertIn("probe output exceeded the 4 MiB cap", first(doc, "huge-0-vllmprefillworker-big")["detail"])
+            # Facts cut off are unknown, never absent: no "no RDMA device", no peermem verdict.
+            checks = {c["name"]: c for t in doc["targets"] for c in t["checks"]}
+            self.assertEqual(checks["hca"]["status"], "skipped")
+            self.assertEqual(checks["peer-memory"]["status"], "skipped")
+            self.assertFalse([c for c in checks.values() if "no RDMA device" in c["detail"]])
+            self.assertNotIn("no RDMA device", doc["targets"][0].get("summary", ""))
 
     def test_api_server_unreachable_says_it_once(self):
         # kubectl retries discovery up to five times, each retry a klog line, before its own

@@ -11,7 +11,8 @@ import harness
 from harness import OK, WARN, FAIL, SKIP, VERDICT_RC  # noqa: E402
 
 HEALTHY = {"ports": OK, "devices": OK, "verbs": OK, "memlock": OK, "peer-memory": OK, "ucx gpudirect": OK,
-           "gdrcopy": OK, "topology": OK, "links": OK, "UCX_NET_DEVICES": OK, "transports": OK, "version": OK}
+           "gdrcopy": OK, "topology": OK, "links": OK, "UCX_NET_DEVICES": OK, "transports": OK, "version": OK,
+           "adapter rate": OK}
 
 
 def changed(base, **over):
@@ -30,8 +31,20 @@ NO_UCX = dict(ucx__gpudirect=None, version=None, transports=SKIP)
 # scenario -> (args, {pod: {check: status}}, verdict status, verdict layer or None)
 SCENARIOS = {
     "node-roce": ({
-        "node-roce-0-decode-a": changed(HEALTHY, roce__addressing=WARN),
-        "node-roce-0-decode-b": changed(HEALTHY, roce__addressing=OK)}, "surface-ok", None),
+        "node-roce-0-decode-a": changed(HEALTHY, roce__addressing=WARN, adapter__rate=None),
+        "node-roce-0-decode-b": changed(HEALTHY, roce__addressing=OK, adapter__rate=None)}, "surface-ok", None),
+    "node-allocated-hcas": ({
+        "node-allocated-hcas-0-decode-a": changed(HEALTHY, UCX_NET_DEVICES=FAIL),
+        "node-allocated-hcas-0-decode-b": HEALTHY}, "blocked", "nvlink"),
+    "node-rate-hdr": ({
+        "node-rate-hdr-0-decode-a": changed(HEALTHY, adapter__rate=WARN)}, "unconfirmed", "fabric"),
+    "node-port-down-linkup": ({
+        "node-port-down-linkup-0-decode-a": changed(HEALTHY, **{"port mlx5_3:1": FAIL, "UCX_NET_DEVICES": FAIL})},
+        "blocked", "fabric"),
+    "node-roce-gids": ({
+        "node-roce-gids-0-decode-a": changed(HEALTHY, adapter__rate=None, roce__gids=FAIL, roce__addressing=WARN),
+        "node-roce-gids-0-decode-b": changed(HEALTHY, adapter__rate=None, roce__gids=OK, roce__addressing=WARN)},
+        "blocked", "rdma-access"),
     "node-no-uverbs": ({
         "node-no-uverbs-0-decode-a": changed(HEALTHY, devices=FAIL)}, "blocked", "rdma-access"),
     "node-memlock-64k": ({
@@ -70,6 +83,13 @@ DETAILS = {
     ("node-port-init-0-decode-a", "port mlx5_3:1"): "waiting for the subnet manager",
     ("node-port-init-0-decode-a", "UCX_NET_DEVICES"): "not Active: mlx5_3:1",
     ("node-port-init-0-decode-b", "ports"): "7/8 ports Active",
+    ("node-allocated-hcas-0-decode-a", "UCX_NET_DEVICES"): "not allocated to this pod (in sysfs, no uverbs node",
+    ("node-allocated-hcas-0-decode-a", "ports"): "not judged: mlx5_4..7",
+    ("node-allocated-hcas-0-decode-b", "devices"): "mlx5_4..7 in sysfs are not allocated to it",
+    ("node-rate-hdr-0-decode-a", "adapter rate"): "uniform downgrade: all 8 Active InfiniBand ports run 200 Gb/sec (4X HDR) on ConnectX-7",
+    ("node-port-down-linkup-0-decode-a", "port mlx5_3:1"): "Down with the physical link up: not the cable",
+    ("node-roce-gids-0-decode-a", "roce gids"): "every GID sits on ens0f0np0, ens1f0np0, ens2f0np0, ens3f0np0, ens4f0np0, ens5f0np0, ens6f0np0, ens7f0np0, not in the pod's network namespace (the pod has eth0, lo)",
+    ("node-roce-gids-0-decode-b", "roce addressing"): "UCX_IB_GID_INDEX=0 names RoCE v1 on mlx5_0:1, mlx5_1:1, mlx5_2:1, mlx5_3:1, mlx5_4:1, mlx5_5:1, mlx5_6:1, mlx5_7:1; the RoCE v2 IPv4 entry is index 3",
     ("node-toolless-0-decode-a", "nvidia-smi"): "nvidia-smi not in the image",
     ("node-toolless-0-decode-a", "transports"): "ucx_info not in the image",
     ("node-no-gpu-driver-0-decode-a", "nvidia-smi"): "couldn't communicate with the NVIDIA driver",
@@ -157,6 +177,26 @@ class TestNodeScenarios(NodeMixin, unittest.TestCase):
 
     def test_peermem_missing_without_dmabuf(self):
         self.check_scenario("node-peermem-none", self.VERSION)
+
+    def test_allocated_hcas(self):
+        self.check_scenario("node-allocated-hcas", self.VERSION)
+
+    def test_rate_uniform_downgrade(self):
+        self.check_scenario("node-rate-hdr", self.VERSION)
+
+    def test_port_down_link_up(self):
+        _, doc = self.check_scenario("node-port-down-linkup", self.VERSION)
+        port = [c for t in doc["targets"] for c in t["checks"] if c["name"] == "port mlx5_3:1"][0]
+        self.assertIn("sminfo -C mlx5_3 -P 1", port["next"])
+        self.assertNotIn("check the cable", port["next"])
+
+    def test_roce_gids(self):
+        _, doc = self.check_scenario("node-roce-gids", self.VERSION)
+        gids = [c for t in doc["targets"] if t["name"].endswith("decode-a") for c in t["checks"] if c["name"] == "roce gids"][0]
+        self.assertIn("hostNetwork: true", gids["next"])
+        addr = [c for t in doc["targets"] if t["name"].endswith("decode-b") for c in t["checks"]
+                if c["name"] == "roce addressing"][0]
+        self.assertEqual(addr["next"], "env: UCX_IB_GID_INDEX=3")
 
     def test_port_init(self):
         self.check_scenario("node-port-init", self.VERSION)

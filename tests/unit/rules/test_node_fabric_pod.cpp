@@ -242,7 +242,7 @@ TEST_CASE("GID index: v1, link-local and empty entries warn with the RoCE v2 IPv
   CHECK(v1.layer == Layer::ucx);
   CHECK(v1.status == Status::warn);
   CHECK(v1.detail ==
-        "UCX_IB_GID_INDEX=0 names mlx5_bond_0:1: RoCE v1; the RoCE v2 IPv4 entry is index 5");
+        "UCX_IB_GID_INDEX=0 names RoCE v1 on mlx5_bond_0:1; the RoCE v2 IPv4 entry is index 5");
   CHECK(v1.next == "env: UCX_IB_GID_INDEX=5");
   auto ll = find(judge(roce_bond(pod, "UCX_IB_GID_INDEX=1\n")), "roce addressing");
   CHECK(contains(ll.detail, "a link-local GID"));
@@ -250,7 +250,7 @@ TEST_CASE("GID index: v1, link-local and empty entries warn with the RoCE v2 IPv
   CHECK(contains(empty.detail, "an empty entry"));
   auto vxlan = find(judge(roce_bond(pod, "NCCL_IB_GID_INDEX=3\n")), "nccl gid index");
   CHECK(vxlan.status == Status::warn);
-  CHECK(contains(vxlan.detail, "a GID on b3.vxlan.30100, not in the pod"));
+  CHECK(contains(vxlan.detail, "a GID on b3.vxlan.30100, not in the pod on mlx5_bond_0:1"));
   CHECK(vxlan.next == "env: NCCL_IB_GID_INDEX=5");
   auto right = find(judge(roce_bond(pod, "UCX_IB_GID_INDEX=5\n")), "roce addressing");
   CHECK(right.status == Status::ok);

@@ -45,6 +45,10 @@ TEST_CASE("node: summary line and typed facts") {
   CHECK(port.at("state").as_string() == "active");
   CHECK(port.at("rateGbps").as_double() == 400);
   CHECK(port.at("linkLayer").as_string() == "infiniband");
+  CHECK(port.at("expectedGbps").as_double() == 400);  // what --transfer judges bandwidth against
+  CHECK(hcas[0].at("model").as_string() == "ConnectX-7");
+  CHECK(hcas[0].at("boardId").as_string() == "MT_0000000838");
+  CHECK(j.at("unallocatedHcas").as_array().empty());
   CHECK(j.at("memlock").at("unlimited").as_bool());
   CHECK(j.at("memlock").at("soft").as_string() == "unlimited");
   CHECK(j.at("capIpcLock").as_bool());
