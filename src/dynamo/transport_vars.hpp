@@ -25,6 +25,10 @@ struct TransportVar {
 
 const std::vector<TransportVar>& transport_vars();
 
+// The RoCE GID index each library uses (node rules judge them against the GID tables).
+inline constexpr std::string_view kUcxIbGidIndexVar = "UCX_IB_GID_INDEX";
+inline constexpr std::string_view kNcclIbGidIndexVar = "NCCL_IB_GID_INDEX";
+
 // `env` lists and compares it: NIXL_*, UCX_*, NCCL_*, GLOO_*, VLLM_NIXL_*, TRTLLM_* that name
 // the KV-cache transfer (TRTLLM_*NIXL*, *UCX*, *KVCACHE*, *MNNVL*).
 bool is_transport_var(std::string_view name);

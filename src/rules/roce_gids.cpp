@@ -1,6 +1,7 @@
 // RoCE addressing from the GID tables: a RoCE port is usable from the pod only through a GID
 // whose netdev is in the pod's network namespace (else ibv_create_ah fails: "No such device"),
 // and UCX_IB_GID_INDEX / NCCL_IB_GID_INDEX must name a RoCE v2 IPv4 entry when one exists.
+#include "dynamo/transport_vars.hpp"
 #include "rules/fabric_pod.hpp"
 #include "util/text.hpp"
 
@@ -194,16 +195,16 @@ std::vector<report::Finding> gid_index(const NodeView& v) {
   auto ports = roce_ports(v);
   if (ports.empty())
     return out;
-  auto ucx = env(v.facts, "UCX_IB_GID_INDEX");
+  auto ucx = env(v.facts, std::string(dynamo::kUcxIbGidIndexVar));
   auto ucx_index = ucx ? text::to_int(text::trim(*ucx)) : std::nullopt; // "auto" reads as unset
   if (ucx_index)
-    out.push_back(judge_set_index(v, ports, "UCX_IB_GID_INDEX", "roce addressing",
+    out.push_back(judge_set_index(v, ports, std::string(dynamo::kUcxIbGidIndexVar), "roce addressing",
                                   static_cast<int>(*ucx_index), true));
   else if (auto f = ucx_unset(v, ports))
     out.push_back(*f);
-  if (auto nccl = env(v.facts, "NCCL_IB_GID_INDEX"))
+  if (auto nccl = env(v.facts, std::string(dynamo::kNcclIbGidIndexVar)))
     if (auto n = text::to_int(text::trim(*nccl)))
-      out.push_back(judge_set_index(v, ports, "NCCL_IB_GID_INDEX", "nccl gid index",
+      out.push_back(judge_set_index(v, ports, std::string(dynamo::kNcclIbGidIndexVar), "nccl gid index",
                                     static_cast<int>(*n), false));
   return out;
 }
