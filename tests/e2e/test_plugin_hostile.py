@@ -84,7 +84,9 @@ class TestHostileStrings(unittest.TestCase):
                     gpus = [g["name"] for g in prefill["facts"]["gpus"]]
                     self.assertIn("NVIDIA H100\u001b]0;owned\u0007 80GB \u009b31m HBM3", gpus)
                     self.assertIn("NVIDIA H100\u001b]52;c;cm0gLXJmIH4K\u0007 \\xff\\xfe\\x9b2J", gpus)
-                    names = json.dumps([h["name"] for h in prefill["facts"]["hcas"]])
+                    # The hostile HCA has no uverbs node in the pod: it is listed as not allocated.
+                    hcas = prefill["facts"]["hcas"] + prefill["facts"]["unallocatedHcas"]
+                    names = json.dumps([h["name"] for h in hcas])
                     self.assertIn("mlx5_\\u001b]0;title\\u0007x", names)
                 with self.subTest(kubectl=v, output="yaml"):
                     rc, yout, err = run_bytes(c, v, HOSTILE_ARGS + ["-o", "yaml"])
