@@ -5,6 +5,7 @@
 
 #include "dynamo/role.hpp"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -15,11 +16,23 @@ namespace icheck::dynamo {
 // The modules that start a Dynamo backend: `python3 -m dynamo.vllm ...`.
 inline constexpr std::string_view kBackendModulePrefix = "dynamo.";
 
-// Role flags: `--disaggregation-mode prefill|decode` (any case, also `=`), and vLLM's older
-// `--is-prefill-worker` / `--is-decode-worker`.
-inline constexpr std::string_view kDisaggregationModeFlag = "--disaggregation-mode";
-inline constexpr std::string_view kIsPrefillWorkerFlag = "--is-prefill-worker";
-inline constexpr std::string_view kIsDecodeWorkerFlag = "--is-decode-worker";
+// Role flags, each framework's spelling (dynamo-nixl.md §1.4; Dynamo's vLLM and TRT-LLM argument
+// groups, SGLang's ServerArgs, trtllm-serve):
+//   --disaggregation-mode prefill|decode   Dynamo vLLM, TRT-LLM and SGLang (any case, also `=`)
+//   --is-prefill-worker, --is-decode-worker   Dynamo vLLM before --disaggregation-mode
+//   --server_role CONTEXT|GENERATION       trtllm-serve (TRT-LLM's own disaggregated server)
+// and the variables Dynamo reads when the flag is absent: DYN_VLLM_DISAGGREGATION_MODE,
+// DYN_TRTLLM_DISAGGREGATION_MODE, DYN_VLLM_IS_PREFILL_WORKER, DYN_VLLM_IS_DECODE_WORKER.
+enum class RoleFlagKind { value, prefill, decode };
+struct RoleFlag {
+  std::string_view name;
+  RoleFlagKind kind;
+};
+const std::vector<RoleFlag>& role_flags();
+const std::vector<RoleFlag>& role_env_vars();
+
+// A role flag's value: prefill|context -> prefill, decode|generation -> decode (any case).
+std::optional<Role> role_from_value(std::string_view value);
 
 // KV library and backend choices per framework.
 inline constexpr std::string_view kVllmKvTransferConfigFlag = "--kv-transfer-config"; // vLLM
@@ -33,6 +46,9 @@ inline constexpr std::string_view kKvbmBackendPrefix = "DYN_KVBM_NIXL_BACKEND_";
 
 // The role a command line's words set with a role flag; nullopt when none does.
 std::optional<Role> role_from_flags(const std::vector<std::string>& words);
+
+// The role the container's env sets in place of the flag; nullopt when none does.
+std::optional<Role> role_from_env(const std::map<std::string, std::string>& env);
 
 // A word starts a Dynamo backend (dynamo.vllm, dynamo.sglang, dynamo.trtllm, ...).
 bool launches_backend(const std::vector<std::string>& words);

@@ -80,6 +80,8 @@ Role classify_role(const RoleEvidence& e) {
   const auto words = command_words(e.command_line, e.env);
   if (auto by_flag = role_from_flags(words))
     return *by_flag;
+  if (auto by_env = role_from_env(e.env))
+    return *by_env;
   if (launches_backend(words))
     return Role::worker;
   if (const Role by_name = from_contained_name(e.name); by_name != Role::unknown)

@@ -44,7 +44,9 @@ struct RoleEvidence {
 
 // In order: component type prefill|decode; a non-worker type (frontend, planner, epp; an
 // unknown type is unknown); for a worker or untyped component: sub-component type
-// prefill|decode, the engine's role flag on the command line, a command line that starts a
+// prefill|decode, the engine's role flag on the command line (dynamo/engine_flags.hpp; split
+// as a shell splits a `sh -c` script, `$VAR` taken from env), the variable Dynamo reads in
+// place of the flag, a command line that starts a
 // Dynamo backend without one (aggregated worker), a name containing prefill or decode (older
 // recipes only name them), and last the worker type itself.
 Role classify_role(const RoleEvidence& evidence);

@@ -42,6 +42,7 @@ struct Service {
   bool privileged = false;            // securityContext.privileged: true
   bool resource_claims = false;       // DRA claims (resourceClaims / resources.claims)
   std::vector<std::string> args;      // command + args, split on whitespace
+  std::vector<std::string> command_line;   // command + args as the spec lists them
   std::vector<ConfigMount> config_mounts;  // configMap volumes the main container mounts
   // TRT-LLM's --extra-engine-args file: the path as the container sees it ($(VAR)/${VAR}
   // expanded from literal env) and, when a ConfigMap of the same file mounts it, its text.

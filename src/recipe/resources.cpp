@@ -55,7 +55,14 @@ void read_container(const YAML::Node& pod_spec, const YAML::Node& container, Ser
   read_resources(child(container, "resources"), service);
   read_security_context(child(container, "securityContext"), service);
   for (const char* key : {"command", "args"}) {
-    for (auto& word : words(child(container, key))) {
+    const YAML::Node list = child(container, key);
+    if (list.IsDefined() && list.IsSequence()) {
+      for (const auto& item : list)
+        service.command_line.push_back(scalar(item));
+    } else if (list.IsDefined() && list.IsScalar()) {
+      service.command_line.push_back(list.Scalar());
+    }
+    for (auto& word : words(list)) {
       service.args.push_back(std::move(word));
     }
   }

@@ -4,7 +4,7 @@ namespace icheck::recipe {
 
 dynamo::Role resolve_role(const Service& service) {
   return dynamo::classify_role({service.component_type, service.sub_component_type, service.name,
-                                service.args, literal_env(service)});
+                                service.command_line, literal_env(service)});
 }
 
 } // namespace icheck::recipe

@@ -153,3 +153,20 @@ TEST_CASE("other kinds in a manifest are listed, ComputeDomain marks the deploym
   CHECK(file.other_kinds[1].starts_with("ResourceClaimTemplate/"));
   CHECK(file.deployments.at(0).compute_domain_in_file);
 }
+
+TEST_CASE("TRT-LLM disagg with the roles only inside a multi-line sh -c script stays disagg") {
+  // The tool read both as aggregated ("transport not exercised", surface-ok) before the
+  // script was split as a shell splits it: the quotes, and the value from ${DISAGG_MODE}.
+  for (const char* variant : {"quoted", "env"}) {
+    CAPTURE(std::string(variant));
+    const auto path = std::filesystem::path(ICHECK_TEST_DATA) / "fixtures" / "recipe" /
+                      ("trtllm-disagg-roles-in-script-" + std::string(variant) + ".yaml");
+    auto files = recipe::load_recipe(path, false);
+    REQUIRE(files.has_value());
+    REQUIRE(files->front().deployments.size() == 1);
+    const auto& dgd = files->front().deployments.front();
+    CHECK(roles(dgd) == "Frontend=frontend TrtllmWorkerA=prefill TrtllmWorkerB=decode");
+    CHECK(recipe::is_disagg(dgd));
+    CHECK(recipe::is_cross_node(dgd));
+  }
+}
