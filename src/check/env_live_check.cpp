@@ -79,7 +79,7 @@ void add_live_findings(const kube::PodInfo& pod, const probe::NodeFacts& facts,
     target.findings.push_back(unmatched(pod));
     return;
   }
-  auto findings = rules::compare_live(service->name, service->env, facts.transport_env);
+  auto findings = rules::compare_live(*ref->dgd, *service, facts.transport_env);
   target.findings.insert(target.findings.end(), findings.begin(), findings.end());
   if (pod_kv) {
     target.findings.push_back(rules::compare_kv_live(*service, *pod_kv));

@@ -16,6 +16,15 @@ struct EnvContext {
   bool v1alpha1 = false;  // decides how a `next` YAML change is spelled
 };
 
+// The deployment's shape as the env rules need it.
+EnvContext env_context(const recipe::Deployment& dgd);
+
+// A worker's variables that are judged, not only listed: UCX_TLS and UCX_NET_DEVICES on disagg
+// workers, NCCL_IB_DISABLE on every worker. nullopt when the service sets none of them or
+// the rule has nothing to say.
+std::optional<report::Finding> judge_var(const std::string& name, const recipe::Service& s,
+                                         const EnvContext& ctx);
+
 // Named "<who> <check>": who is a service, or the deployment for deployment-wide findings.
 report::Finding env_finding(const std::string& who, const std::string& check, report::Status status,
                             std::string detail, std::string next = "");

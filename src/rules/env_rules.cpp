@@ -23,6 +23,21 @@ report::Finding env_finding(const std::string& who, const std::string& check, St
   return f;
 }
 
+EnvContext env_context(const recipe::Deployment& dgd) {
+  return {recipe::is_disagg(dgd), recipe::is_cross_node(dgd), recipe::mnnvl_intended(dgd),
+          dgd.api_version == "nvidia.com/v1alpha1"};
+}
+
+std::optional<report::Finding> judge_var(const std::string& name, const recipe::Service& s,
+                                         const EnvContext& ctx) {
+  if (!recipe::is_worker(s)) return std::nullopt;
+  if (name == "NCCL_IB_DISABLE") return judge_nccl_ib(s);
+  if (!ctx.disagg) return std::nullopt;
+  if (name == "UCX_TLS") return judge_ucx_tls(s, ctx);
+  if (name == "UCX_NET_DEVICES") return judge_net_devices(s);
+  return std::nullopt;
+}
+
 }  // namespace detail
 
 namespace {
@@ -75,8 +90,7 @@ void judge_pairs(const recipe::Deployment& dgd, std::vector<report::Finding>& ou
 }  // namespace
 
 std::vector<report::Finding> env_findings(const recipe::Deployment& dgd) {
-  detail::EnvContext ctx{recipe::is_disagg(dgd), recipe::is_cross_node(dgd),
-                         recipe::mnnvl_intended(dgd), dgd.api_version == "nvidia.com/v1alpha1"};
+  const detail::EnvContext ctx = detail::env_context(dgd);
   std::vector<report::Finding> out;
   if (!ctx.disagg) {
     auto f = detail::env_finding(dgd.name, "transport", Status::ok,
