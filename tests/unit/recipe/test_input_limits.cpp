@@ -73,7 +73,7 @@ TEST_CASE("the cap also holds for bytes read, and a file at the cap is read") {
         "larger than the 0 MiB a manifest may be (0 MiB)");
 }
 
-TEST_CASE("a symlink loop is reported for that file; the others load") {
+TEST_CASE("a symlink loop is reported for that file, the others load") {
   test::TempDir dir;
   dir.write("a.yaml", minimal_dgd);
   fs::create_symlink("loop.yaml", dir.path() / "loop.yaml");
