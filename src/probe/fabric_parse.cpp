@@ -87,6 +87,16 @@ std::vector<RoceGid> parse_roce_gids(std::string_view out) {
   return gids;
 }
 
+std::map<std::string, int> parse_roce_gids_scanned(std::string_view out) {
+  std::map<std::string, int> scanned;
+  for (auto line : text::lines(out)) {
+    auto w = text::words(line);
+    if (w.size() != 4 || w[2] != "scanned") continue;
+    if (auto last = text::to_int(w[3])) scanned[std::string(w[0]) + ":" + std::string(w[1])] = static_cast<int>(*last);
+  }
+  return scanned;
+}
+
 void read_pod_fabric(NodeFacts& f) {
   if (const Tool* t = f.tool("uverbs_ibdev"); t && t->found)
     f.uverbs_ibdev = parse_uverbs_ibdev(t->output);
@@ -94,8 +104,10 @@ void read_pod_fabric(NodeFacts& f) {
   rate_adapters(f.sysfs_devices);
   rate_adapters(f.unallocated_devices);
   rate_adapters(f.ibstat.devices);
-  if (const Tool* t = f.tool("roce_gids"); t && t->found)
+  if (const Tool* t = f.tool("roce_gids"); t && t->found) {
     f.roce_gids = parse_roce_gids(t->output);
+    f.roce_gids_scanned = parse_roce_gids_scanned(t->output);
+  }
   if (const Tool* t = f.tool("pod_netdevs"); t && t->found && !t->truncated) {
     std::vector<std::string> names;
     for (auto line : text::lines(t->output))

@@ -16,6 +16,8 @@ std::map<std::string, std::string> parse_uverbs_ibdev(std::string_view out);
 // MLNX show_gids rows "DEV PORT INDEX GID [IPv4] VER DEV" (the roce_gids section prints them
 // without the IPv4 column); header, separator and "n_gids_found" lines are skipped, "-" is unread.
 std::vector<RoceGid> parse_roce_gids(std::string_view out);
+// "mlx5_0 1 scanned 19" lines of the same section -> "mlx5_0:1" -> 19.
+std::map<std::string, int> parse_roce_gids_scanned(std::string_view out);
 
 // After the fabric sections are parsed: moves HCAs without a uverbs node in the pod out of
 // sysfs_devices (see NodeFacts::unallocated_devices), names each adapter model and each IB

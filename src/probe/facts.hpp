@@ -280,6 +280,9 @@ struct NodeFacts {
   // RoCE addressing: populated GID entries of Ethernet ports, and the netdevs of the pod's own
   // network namespace (/sys/class/net); nullopt: the probe did not read them.
   std::vector<RoceGid> roce_gids;
+  // The last GID index the probe read per port ("mlx5_0:1" -> 19): it stops after 16 unused
+  // entries in a row, so an index past this is unknown, not empty.
+  std::map<std::string, int> roce_gids_scanned;
   std::optional<std::vector<std::string>> pod_netdevs;
 
   // rdma access

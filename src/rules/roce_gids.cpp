@@ -81,6 +81,9 @@ const char* netns_next =
 std::string entry_problem(const NodeView& v, const RocePort& rp, int index) {
   const auto* g = gid_at(rp, index);
   bool v2_ipv4 = best_gid(v, rp) != nullptr;
+  auto scanned = v.facts.roce_gids_scanned.find(port_id(*rp.port));
+  if (g == nullptr && scanned != v.facts.roce_gids_scanned.end() && index > scanned->second)
+    return "an entry past the ones read (the probe stops after 16 unused entries in a row)";
   if (g == nullptr)
     return "an empty entry";
   if (g->version == "v1" && v2_ipv4)

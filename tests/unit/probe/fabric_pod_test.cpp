@@ -49,6 +49,9 @@ TEST_CASE("roce_gids section: the probe's show_gids columns without IPv4, '-' is
   CHECK(gids[0].v2());
   CHECK(gids[1].version.empty());
   CHECK(gids[1].netdev == "eth0");
+  auto scanned = parse_roce_gids_scanned(
+      "mlx5_0 1 3 0000:0000:0000:0000:0000:ffff:0a00:0001 v2 -\nmlx5_0 1 scanned 19\n");
+  CHECK(scanned.at("mlx5_0:1") == 19);
 }
 
 TEST_CASE(

@@ -248,6 +248,13 @@ TEST_CASE("GID index: v1, link-local and empty entries warn with the RoCE v2 IPv
   CHECK(contains(ll.detail, "a link-local GID"));
   auto empty = find(judge(roce_bond(pod, "UCX_IB_GID_INDEX=9\n")), "roce addressing");
   CHECK(contains(empty.detail, "an empty entry"));
+  // Past the entries the probe read (it stops after 16 unused in a row): unknown, not empty.
+  auto far = roce_bond(pod, "UCX_IB_GID_INDEX=40\n");
+  far.set("roce_gids",
+          fixture("show_gids/bond-vxlan-v1-v2-ipv4-ucx9484.txt") + "mlx5_bond_0 1 scanned 21\n");
+  auto past = find(judge(far), "roce addressing");
+  CHECK(contains(past.detail, "an entry past the ones read"));
+  CHECK_FALSE(contains(past.detail, "empty"));
   auto vxlan = find(judge(roce_bond(pod, "NCCL_IB_GID_INDEX=3\n")), "nccl gid index");
   CHECK(vxlan.status == Status::warn);
   CHECK(contains(vxlan.detail, "a GID on b3.vxlan.30100, not in the pod on mlx5_bond_0:1"));
