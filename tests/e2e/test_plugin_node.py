@@ -33,6 +33,9 @@ SCENARIOS = {
     "node-roce": ({
         "node-roce-0-decode-a": changed(HEALTHY, roce__addressing=WARN, adapter__rate=None),
         "node-roce-0-decode-b": changed(HEALTHY, roce__addressing=OK, adapter__rate=None)}, "surface-ok", None),
+    "node-grace": ({
+        "node-grace-0-decode-a": changed(HEALTHY, nic__affinity=OK),
+        "node-grace-0-decode-b": changed(HEALTHY, nic__affinity=OK, UCX_NET_DEVICES=SKIP)}, "surface-ok", None),
     "node-allocated-hcas": ({
         "node-allocated-hcas-0-decode-a": changed(HEALTHY, UCX_NET_DEVICES=FAIL),
         "node-allocated-hcas-0-decode-b": HEALTHY}, "blocked", "nvlink"),
@@ -83,6 +86,8 @@ DETAILS = {
     ("node-port-init-0-decode-a", "port mlx5_3:1"): "waiting for the subnet manager",
     ("node-port-init-0-decode-a", "UCX_NET_DEVICES"): "not Active: mlx5_3:1",
     ("node-port-init-0-decode-b", "ports"): "7/8 ports Active",
+    ("node-grace-0-decode-a", "nic affinity"): "normal on Grace",
+    ("node-grace-0-decode-b", "UCX_NET_DEVICES"): "on Grace every GPU-NIC path is SYS",
     ("node-allocated-hcas-0-decode-a", "UCX_NET_DEVICES"): "not allocated to this pod (in sysfs, no uverbs node",
     ("node-allocated-hcas-0-decode-a", "ports"): "not judged: mlx5_4..7",
     ("node-allocated-hcas-0-decode-b", "devices"): "mlx5_4..7 in sysfs are not allocated to it",
@@ -177,6 +182,9 @@ class TestNodeScenarios(NodeMixin, unittest.TestCase):
 
     def test_peermem_missing_without_dmabuf(self):
         self.check_scenario("node-peermem-none", self.VERSION)
+
+    def test_grace(self):
+        self.check_scenario("node-grace", self.VERSION)
 
     def test_allocated_hcas(self):
         self.check_scenario("node-allocated-hcas", self.VERSION)
