@@ -33,15 +33,22 @@ constexpr std::array<AdapterSpec, 17> specs{{
     {"MT41692", "BlueField-3", IbSpeed::ndr},
 }};
 
-constexpr std::array<std::pair<std::string_view, IbSpeed>, 8> speed_names{{
-    {"DDR", IbSpeed::ddr},
-    {"QDR", IbSpeed::qdr},
-    {"FDR10", IbSpeed::fdr10},
-    {"FDR", IbSpeed::fdr},
-    {"EDR", IbSpeed::edr},
-    {"HDR", IbSpeed::hdr},
-    {"NDR", IbSpeed::ndr},
-    {"XDR", IbSpeed::xdr},
+// Each speed as sysfs names it and its 4X rate (SDR prints no name: "10 Gb/sec (4X)").
+struct SpeedName {
+  std::string_view name;
+  IbSpeed speed;
+  double rate_4x;
+};
+constexpr std::array<SpeedName, 9> speed_names{{
+    {"SDR", IbSpeed::sdr, 10},
+    {"DDR", IbSpeed::ddr, 20},
+    {"QDR", IbSpeed::qdr, 40},
+    {"FDR10", IbSpeed::fdr10, 40},
+    {"FDR", IbSpeed::fdr, 56},
+    {"EDR", IbSpeed::edr, 100},
+    {"HDR", IbSpeed::hdr, 200},
+    {"NDR", IbSpeed::ndr, 400},
+    {"XDR", IbSpeed::xdr, 800},
 }};
 
 // "(4X NDR)" -> "4X NDR"; empty when the text has no parenthesis.
@@ -64,34 +71,16 @@ const AdapterSpec* adapter_spec(std::string_view ca_type) {
 }
 
 std::string_view to_string(IbSpeed speed) {
-  if (speed == IbSpeed::sdr)
-    return "SDR";
-  for (const auto& [name, s] : speed_names)
-    if (s == speed)
-      return name;
+  for (const auto& n : speed_names)
+    if (n.speed == speed)
+      return n.name;
   return "?";
 }
 
 double rate_4x_gbps(IbSpeed speed) {
-  switch (speed) {
-  case IbSpeed::sdr:
-    return 10;
-  case IbSpeed::ddr:
-    return 20;
-  case IbSpeed::qdr:
-  case IbSpeed::fdr10:
-    return 40;
-  case IbSpeed::fdr:
-    return 56;
-  case IbSpeed::edr:
-    return 100;
-  case IbSpeed::hdr:
-    return 200;
-  case IbSpeed::ndr:
-    return 400;
-  case IbSpeed::xdr:
-    return 800;
-  }
+  for (const auto& n : speed_names)
+    if (n.speed == speed)
+      return n.rate_4x;
   return 0;
 }
 
@@ -104,9 +93,9 @@ std::optional<IbSpeed> rate_speed(std::string_view rate_text) {
     return IbSpeed::sdr; // "(4X)": SDR has no name
   if (words.size() < 2)
     return std::nullopt;
-  for (const auto& [name, s] : speed_names)
-    if (words[1] == name)
-      return s;
+  for (const auto& n : speed_names)
+    if (words[1] == n.name)
+      return n.speed;
   return std::nullopt;
 }
 

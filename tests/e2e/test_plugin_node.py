@@ -104,6 +104,10 @@ DETAILS = {
 }
 
 
+def check_of(doc, pod_suffix, name):
+    return [c for t in doc["targets"] if t["name"].endswith(pod_suffix) for c in t["checks"] if c["name"] == name][0]
+
+
 def statuses(doc):
     return {t["name"]: {c["name"]: c["status"] for c in t["checks"]} for t in doc["targets"]}
 
@@ -194,16 +198,15 @@ class TestNodeScenarios(NodeMixin, unittest.TestCase):
 
     def test_port_down_link_up(self):
         _, doc = self.check_scenario("node-port-down-linkup", self.VERSION)
-        port = [c for t in doc["targets"] for c in t["checks"] if c["name"] == "port mlx5_3:1"][0]
+        port = check_of(doc, "decode-a", "port mlx5_3:1")
         self.assertIn("sminfo -C mlx5_3 -P 1", port["next"])
         self.assertNotIn("check the cable", port["next"])
 
     def test_roce_gids(self):
         _, doc = self.check_scenario("node-roce-gids", self.VERSION)
-        gids = [c for t in doc["targets"] if t["name"].endswith("decode-a") for c in t["checks"] if c["name"] == "roce gids"][0]
+        gids = check_of(doc, "decode-a", "roce gids")
         self.assertIn("hostNetwork: true", gids["next"])
-        addr = [c for t in doc["targets"] if t["name"].endswith("decode-b") for c in t["checks"]
-                if c["name"] == "roce addressing"][0]
+        addr = check_of(doc, "decode-b", "roce addressing")
         self.assertEqual(addr["next"], "env: UCX_IB_GID_INDEX=3")
 
     def test_port_init(self):
