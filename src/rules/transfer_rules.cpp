@@ -4,6 +4,7 @@
 
 #include "probe/transfer_output.hpp"
 #include "rules/node_view.hpp"
+#include "util/percent.hpp"
 
 namespace icheck::rules {
 namespace {
@@ -88,7 +89,7 @@ Finding judge_bandwidth(const TransferOutcome& o, double measured, std::optional
   if (!rate)
     return transfer_finding(Status::warn, what + "; line rate unknown, so not judged against it");
   double line_gbs = *rate / 8.0;
-  what += " (" + std::to_string(static_cast<int>(measured / line_gbs * 100 + 0.5)) + " % of " +
+  what += " (" + percent_text(measured, line_gbs) + " % of " +
           gbs(line_gbs) + " line rate";
   // One port cannot carry more than its line rate: UCX striped the transfer over several
   // rails (UCX_MAX_RNDV_RAILS), or it went over (multi-node) NVLink rather than the NIC.

@@ -130,3 +130,9 @@ TEST_CASE("transfer: line rate is the slowest Active traffic port") {
   CHECK(rules::kv_line_rate_gbps(facts, {}) == 200.0);
   CHECK_FALSE(rules::kv_line_rate_gbps(probe::NodeFacts{}, {}));
 }
+
+TEST_CASE("transfer: an absurd figure (1e38 GB/s) never prints a negative percentage") {
+  auto f = rules::judge_transfer(outcome(bench_table("1e38")), 400.0);
+  CHECK(f.detail.find("(> 1000000 % of 50.0 GB/s line rate") != std::string::npos);
+  CHECK(f.detail.find("(-") == std::string::npos);
+}
