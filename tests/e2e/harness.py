@@ -6,6 +6,8 @@
         c.request_log()        # [{"method", "path", "query", "ua", ...}, ...]
         c.sandbox_processes()  # PIDs still running inside any fake pod's root
         c.sandbox_processes_left()  # "PID: argv" of those still there after 2 s to go
+    # Leaving the `with` block fails the test if the request log holds anything but reads
+    # and exec (only_reads below).
 
 Each FakeCluster has its own
 temp dir with: kubeconfig (cluster http://127.0.0.1:PORT, context "fake" with namespace
@@ -104,8 +106,13 @@ class FakeCluster:
     def __enter__(self):
         return self.start()
 
-    def __exit__(self, *exc):
+    def __exit__(self, exc_type, *exc):
+        # Read-only proof for the whole suite: every cluster a test opens with `with` must
+        # have seen only reads and exec, whatever the test itself asserted.
+        writes = only_reads(self.request_log()) if exc_type is None and self.proc else []
         self.stop()
+        if writes:
+            raise AssertionError("requests other than reads and exec: %s" % writes[:5])
 
     def server_log(self):
         with open(os.path.join(self.dir, "server.log")) as f:

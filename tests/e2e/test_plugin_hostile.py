@@ -11,6 +11,8 @@ import subprocess
 import tempfile
 import time
 import unittest
+import urllib.error
+import urllib.request
 
 import harness
 
@@ -195,6 +197,17 @@ class TestCredentialFlags(unittest.TestCase):
             with open(argv_log) as f:
                 children = f.read()
             self.assertIn("--token=" + token, children)  # the children were given it
+
+
+class TestReadOnlyProof(unittest.TestCase):
+    def test_a_write_in_the_request_log_fails_the_test_that_caused_it(self):
+        with self.assertRaises(AssertionError) as caught:
+            with harness.FakeCluster("healthy-h100-ib") as c:
+                req = urllib.request.Request("http://127.0.0.1:%d/api/v1/namespaces/dynamo/pods/x" % c.port,
+                                             method="DELETE")
+                with self.assertRaises(urllib.error.HTTPError):  # refused with 405, but logged
+                    urllib.request.urlopen(req)
+        self.assertIn("DELETE", str(caught.exception))
 
 
 class TestSignals(unittest.TestCase):
