@@ -41,9 +41,12 @@ std::string port_rate(const probe::IbPort& p) {
   return p.rate_text.empty() ? format_rate(*p.rate_gbps) + " Gb/s" : p.rate_text;
 }
 
-const char* rate_next = "on the node: ibstat <hca> 1 and the switch port's speed (ibportstate / "
-                        "UFM): the cable, transceiver or switch "
-                        "negotiated a slower speed than the adapter supports";
+// The negotiated speed on the node, then the other end: the cable, transceiver or switch port
+// agreed on a slower speed than the adapter supports.
+std::string rate_next(const probe::IbPort& p) {
+  return "on the node: ibstat " + p.device + " " + std::to_string(p.port) +
+         " (Rate), then the switch port's speed (ibportstate / UFM), the cable and transceiver";
+}
 
 } // namespace
 
@@ -75,12 +78,12 @@ std::optional<report::Finding> adapter_rate(const NodeView& v,
         Layer::fabric, "adapter rate", Status::warn,
         "uniform downgrade: all " + n + " Active InfiniBand ports run " + what +
             ", which 'all ports Active' hides; KV bandwidth is capped at the slower rate",
-        rate_next);
+        rate_next(*first.port));
   return finding(Layer::fabric, "adapter rate", Status::warn,
                  std::to_string(slow.size()) + "/" + n +
-                     " InfiniBand ports below their adapter's speed: " + name_range(ports) +
+                     " InfiniBand ports below their adapter's speed: " + port_range(ports) +
                      " at " + what,
-                 rate_next);
+                 rate_next(*first.port));
 }
 
 } // namespace icheck::rules::node

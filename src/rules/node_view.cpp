@@ -196,6 +196,18 @@ std::string name_range(const std::vector<std::string>& names) {
   return names.front() + ".." + std::to_string(*first + static_cast<long long>(names.size()) - 1);
 }
 
+std::string port_range(const std::vector<std::string>& port_ids) {
+  std::vector<std::string> devices;
+  std::string port;
+  for (const auto& id : port_ids) {
+    auto colon = id.rfind(':');
+    if (colon == std::string::npos || (!port.empty() && id.substr(colon) != port)) return name_range(port_ids);
+    port = id.substr(colon);
+    devices.push_back(id.substr(0, colon));
+  }
+  return devices.size() < 3 ? join(port_ids) : name_range(devices) + port;
+}
+
 std::string format_rate(double gbps) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%g", gbps);

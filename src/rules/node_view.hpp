@@ -74,6 +74,8 @@ report::Finding finding(report::Layer layer, std::string name, report::Status st
 using icheck::join;
 // "mlx5_0..7" for a dense run of one family, else the names joined.
 std::string name_range(const std::vector<std::string>& names);
+// "mlx5_0..7:1" when every port id has one port number, else name_range of the ids.
+std::string port_range(const std::vector<std::string>& port_ids);
 std::string format_rate(double gbps);  // 400 -> "400", 2.5 -> "2.5"
 
 }  // namespace icheck::rules::node

@@ -106,6 +106,8 @@ std::optional<report::Finding> verbs_provider(const NodeView& v) {
   std::string seen = "verbs opens " + std::to_string(*count) + "/" + sys + " devices";
   if (static_cast<std::size_t>(*count) < sysfs)
     return finding(Layer::rdma_access, "verbs", Status::warn, seen + " (the rest are not allocated to this pod?)");
+  if (static_cast<std::size_t>(*count) > sysfs && !v.facts.unallocated_devices.empty())
+    seen = "verbs lists " + std::to_string(*count) + " devices, " + sys + " of them this pod's";
   return finding(Layer::rdma_access, "verbs", Status::ok, seen);
 }
 

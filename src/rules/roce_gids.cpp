@@ -58,6 +58,14 @@ const RoceGid* best_gid(const NodeView& v, const RocePort& rp) {
   return nullptr;
 }
 
+// A netdev of the port's GIDs that the pod has (else the first one named).
+std::string pod_netdev_of(const NodeView& v, const RocePort& rp) {
+  for (const auto* g : rp.gids)
+    if (in_pod(v, *g))
+      return g->netdev;
+  return rp.gids.front()->netdev.empty() ? "<netdev>" : rp.gids.front()->netdev;
+}
+
 const RoceGid* gid_at(const RocePort& rp, int index) {
   for (const auto* g : rp.gids)
     if (g->index == index)
@@ -69,7 +77,7 @@ std::string ports_text(const std::vector<RocePort>& ports) {
   std::vector<std::string> ids;
   for (const auto& rp : ports)
     ids.push_back(port_id(*rp.port));
-  return name_range(ids);
+  return port_range(ids);
 }
 
 const char* netns_next =
@@ -122,7 +130,7 @@ report::Finding judge_set_index(const NodeView& v, const std::vector<RocePort>& 
       by_problem[why].push_back(port_id(*rp.port));
   std::vector<std::string> bad;
   for (const auto& [why, ids] : by_problem)
-    bad.push_back(why + " on " + join(ids));
+    bad.push_back(why + " on " + port_range(ids));
   std::string set = var + "=" + std::to_string(index);
   if (bad.empty())
     return finding(Layer::ucx, name, Status::ok,
@@ -153,7 +161,8 @@ std::optional<report::Finding> ucx_unset(const NodeView& v, const std::vector<Ro
   return finding(Layer::ucx, "roce addressing", Status::warn,
                  "no RoCE v2 IPv4 GID on the pod's netdevs for " + ports_text(without) +
                      ": UCX falls back to RoCE v1 or IPv6 GIDs (routed RoCE fails)",
-                 "give the pod's RoCE netdev an IPv4 address (the SR-IOV / macvlan network's IPAM)",
+                 "ip -4 addr show dev " + pod_netdev_of(v, without.front()) +
+                     " in the pod; give it an IPv4 address (the SR-IOV / macvlan network's IPAM)",
                  false);
 }
 
@@ -201,14 +210,14 @@ std::vector<report::Finding> gid_index(const NodeView& v) {
   auto ucx = env(v.facts, std::string(dynamo::kUcxIbGidIndexVar));
   auto ucx_index = ucx ? text::to_int(text::trim(*ucx)) : std::nullopt; // "auto" reads as unset
   if (ucx_index)
-    out.push_back(judge_set_index(v, ports, std::string(dynamo::kUcxIbGidIndexVar), "roce addressing",
-                                  static_cast<int>(*ucx_index), true));
+    out.push_back(judge_set_index(v, ports, std::string(dynamo::kUcxIbGidIndexVar),
+                                  "roce addressing", static_cast<int>(*ucx_index), true));
   else if (auto f = ucx_unset(v, ports))
     out.push_back(*f);
   if (auto nccl = env(v.facts, std::string(dynamo::kNcclIbGidIndexVar)))
     if (auto n = text::to_int(text::trim(*nccl)))
-      out.push_back(judge_set_index(v, ports, std::string(dynamo::kNcclIbGidIndexVar), "nccl gid index",
-                                    static_cast<int>(*n), false));
+      out.push_back(judge_set_index(v, ports, std::string(dynamo::kNcclIbGidIndexVar),
+                                    "nccl gid index", static_cast<int>(*n), false));
   return out;
 }
 

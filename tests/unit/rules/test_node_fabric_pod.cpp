@@ -107,7 +107,7 @@ TEST_CASE("adapter rate: ConnectX-7 ports at NDR are ok, all at HDR is a uniform
   CHECK(contains(all.detail,
                  "uniform downgrade: all 8 Active InfiniBand ports run 200 Gb/sec (4X HDR) on "
                  "ConnectX-7 (NDR 400 Gb/s) adapters"));
-  CHECK(contains(all.next, "ibstat"));
+  CHECK(contains(all.next, "on the node: ibstat mlx5_0 1 (Rate)"));
   CHECK(find(fs, "ports").status == Status::ok); // "all Active" alone would have hidden it
   CHECK_FALSE(has(fs, "rate"));                  // one rate everywhere: no mixed-rate finding
 
@@ -274,4 +274,5 @@ TEST_CASE("GID index unset: the generic advice gives way to what the GID table s
   auto none = find(judge(p), "roce addressing");
   CHECK(none.status == Status::warn);
   CHECK(contains(none.detail, "no RoCE v2 IPv4 GID on the pod's netdevs for mlx5_bond_0:1"));
+  CHECK(contains(none.next, "ip -4 addr show dev bond1 in the pod"));
 }
