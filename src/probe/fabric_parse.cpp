@@ -91,8 +91,10 @@ std::map<std::string, int> parse_roce_gids_scanned(std::string_view out) {
   std::map<std::string, int> scanned;
   for (auto line : text::lines(out)) {
     auto w = text::words(line);
-    if (w.size() != 4 || w[2] != "scanned") continue;
-    if (auto last = text::to_int(w[3])) scanned[std::string(w[0]) + ":" + std::string(w[1])] = static_cast<int>(*last);
+    if (w.size() != 4 || w[2] != "scanned")
+      continue;
+    if (auto last = text::to_int(w[3]))
+      scanned[std::string(w[0]) + ":" + std::string(w[1])] = static_cast<int>(*last);
   }
   return scanned;
 }

@@ -40,6 +40,9 @@ std::vector<RocePort> roce_ports(const NodeView& v) {
   return out;
 }
 
+// By name: gid_attrs/ndevs prints the netdev's name whatever namespace it lives in, so a host
+// netdev named like one of the pod's (eth0 on both) reads as the pod's. That can only hide a
+// fault, never invent one.
 bool in_pod(const NodeView& v, const RoceGid& g) {
   const auto& names = *v.facts.pod_netdevs;
   return !g.netdev.empty() && std::find(names.begin(), names.end(), g.netdev) != names.end();
