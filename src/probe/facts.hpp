@@ -9,6 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "probe/limit_facts.hpp"
+#include "probe/platform_facts.hpp"
+
 namespace icheck::probe {
 
 // ---------------------------------------------------------------------------- tool runs
@@ -32,7 +35,8 @@ enum class PhysState {
   no_state_change, sleep, polling, disabled, port_config_training, linkup,
   link_error_recovery, phy_test, unknown
 };
-enum class LinkLayer { infiniband, ethernet, unknown };
+// efa: AWS EFA (PCI vendor 0x1d0f), whose sysfs link_layer reads "Unknown" (rdma-core PR #884).
+enum class LinkLayer { infiniband, ethernet, efa, unknown };
 
 struct IbPort {
   std::string device;            // e.g. mlx5_0
@@ -108,17 +112,7 @@ struct RoceGid {
 };
 
 // ---------------------------------------------------------------------------- rdma access
-
-struct LimitValue {
-  bool unlimited = false;
-  std::uint64_t bytes = 0;       // meaningful only when !unlimited
-};
-
-struct Memlock {
-  std::optional<LimitValue> soft;   // /proc/self/limits "Max locked memory"
-  std::optional<LimitValue> hard;
-  std::optional<LimitValue> ulimit_l;  // `ulimit -l` (KiB converted to bytes)
-};
+// LimitValue, Memlock: probe/limit_facts.hpp
 
 // ---------------------------------------------------------------------------- gpudirect
 
@@ -314,6 +308,9 @@ struct NodeFacts {
   // Every section by name (e.g. "ibstat", "nvidia_smi_topo"), for skipped/failed reasons.
   std::map<std::string, Tool> tools;
   bool script_complete = false;               // the final "done" marker was seen
+
+  // IMEX/GPU fabric, PCIe, IOMMU/ACS, EFA, the KV worker's limits (node_script_platform.cpp)
+  PlatformFacts platform;
 
   const Tool* tool(const std::string& name) const;
 };

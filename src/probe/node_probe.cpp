@@ -4,6 +4,7 @@
 #include "probe/fabric_parsers.hpp"
 #include "probe/parsers.hpp"
 #include "outside/mask.hpp"
+#include "probe/platform_parsers.hpp"
 #include "util/text.hpp"
 
 #include <algorithm>
@@ -169,6 +170,7 @@ NodeFacts parse_node_probe(const ProbeOutput& out) {
   read_gpus(f);
   read_ucx(f);
   read_env(f);
+  read_platform(f);
   return f;
 }
 

@@ -1,6 +1,7 @@
 #include "probe/node_script.hpp"
 
 #include "dynamo/transport_vars.hpp"
+#include "probe/nixl_script.hpp"
 #include "probe/script_template.hpp"
 
 namespace icheck::probe {
@@ -210,7 +211,7 @@ end sys_module 0
 begin proc_modules
 if [ -r /proc/modules ]; then
   while IFS= read -r line; do
-    case $line in nvidia*|nv_peer_mem*|gdrdrv*|ib_*|mlx*|rdma*) printf '%s\n' "$line" ;; esac
+    case $line in nvidia*|nv_peer_mem*|gdrdrv*|ib_*|mlx*|rdma*|efa*) printf '%s\n' "$line" ;; esac
   done < /proc/modules
   end proc_modules 0
 else
@@ -265,10 +266,12 @@ printf '\n@@icheck:done@@\n'
 
 } // namespace
 
-// The env filter comes from dynamo/transport_vars.hpp, the one list of transport variables.
+// The env filter comes from dynamo/transport_vars.hpp, the one list of transport variables; the
+// platform sections (node_script_platform.cpp) run before the final marker.
 std::string_view node_probe_script() {
-  static const std::string script =
-      fill_env_patterns(kNodeTemplate, "@@TRANSPORT_ENV@@", dynamo::node_probe_env_patterns());
+  static const std::string script = insert_before_done(
+      fill_env_patterns(kNodeTemplate, "@@TRANSPORT_ENV@@", dynamo::node_probe_env_patterns()),
+      node_platform_fragment());
   return script;
 }
 

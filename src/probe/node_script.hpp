@@ -8,4 +8,8 @@ namespace icheck::probe {
 
 std::string_view node_probe_script();
 
+// The platform sections (IMEX, GPU fabric, PCIe, IOMMU/ACS, EFA, the KV worker's limits);
+// node_probe_script() already holds them.
+std::string_view node_platform_fragment();
+
 }  // namespace icheck::probe

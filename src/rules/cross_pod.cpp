@@ -114,6 +114,7 @@ std::vector<std::vector<report::Finding>> cross_pod_findings(const std::vector<P
   for (const auto& check : checks) {
     compare(pods, check, out);
   }
+  add_nvlink_domain_findings(pods, out);
   return out;
 }
 

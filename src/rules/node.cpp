@@ -54,9 +54,13 @@ std::vector<report::Finding> judge_node(const probe::NodeFacts& facts, const Nod
   auto view = node::make_view(facts, ctx);
   std::vector<report::Finding> out;
   append(out, node::judge_fabric(view));
+  append(out, node::judge_pcie_nics(view));
   append(out, node::judge_rdma_access(view));
+  append(out, node::judge_efa(view));
   append(out, node::judge_gpudirect(view));
+  append(out, node::judge_pcie_gpus(view));
   append(out, node::judge_nvlink(view));
+  append(out, node::judge_nvlink_fabric(view));
   append(out, node::judge_ucx(view));
   if (!ctx.disagg)
     demote_rdma(out, "not needed: an aggregated deployment keeps KV on its node");

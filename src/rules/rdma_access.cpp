@@ -1,4 +1,5 @@
 // rdma-access: can this pod use the RDMA devices? Device nodes, a verbs provider, memlock.
+#include "probe/parsers.hpp"
 #include "rules/fabric_pod.hpp"
 #include "rules/node_layers.hpp"
 
@@ -126,16 +127,56 @@ const char* memlock_next =
     "securityContext.capabilities.add: [IPC_LOCK] (effective only for uid 0), or LimitMEMLOCK=infinity for "
     "containerd on the node";
 
+// Whose limits memory registration meets: the running KV worker's (a wrapper shell's when only
+// it runs), else the exec shell's, which only approximates it.
+struct LimitSource {
+  std::string who;  // "worker pid 57 (dynamo.vllm)", "exec shell"
+  probe::Memlock memlock;
+  std::optional<std::uint64_t> cap_eff;
+  bool worker = false;
+};
+
+bool shell_name(const std::string& comm) {
+  return comm == "sh" || comm == "bash" || comm == "dash" || comm == "ash" || comm == "busybox";
+}
+
+LimitSource limit_source(const probe::NodeFacts& f) {
+  const auto& workers = f.platform.workers;
+  const probe::WorkerProcess* pick = nullptr;
+  for (const auto& w : workers)
+    if (pick == nullptr || (shell_name(pick->comm) && !shell_name(w.comm))) pick = &w;
+  if (pick != nullptr && (pick->memlock.soft || pick->cap_eff))
+    return {"worker pid " + std::to_string(pick->pid) + " (" + pick->module + ")", pick->memlock, pick->cap_eff, true};
+  std::string why = f.tool("kv_worker") == nullptr ? "exec shell"
+                    : !f.platform.workers_read       ? "exec shell (no grep in the image to find the worker)"
+                    : workers.empty()        ? "exec shell (no Dynamo worker process running)"
+                                             : "exec shell (the worker's limits were unreadable)";
+  return {why, f.memlock, f.cap_eff, false};
+}
+
+// The exec shell's soft limit, when it differs from the worker's: the worker raised its own.
+std::string shell_note(const NodeView& v, const LimitSource& src) {
+  auto shell = effective_memlock(v.facts.memlock);
+  if (!src.worker || !shell || shell->unlimited) return {};
+  return " (the exec shell has " + bytes_text(shell->bytes) + ": the worker raised its own limit)";
+}
+
 report::Finding memlock(const NodeView& v) {
-  if (v.facts.cap_ipc_lock == true)
-    return finding(Layer::rdma_access, "memlock", Status::ok, "CAP_IPC_LOCK effective: the memlock limit does not apply");
-  auto limit = effective_memlock(v.facts.memlock);
+  auto src = limit_source(v.facts);
+  // Only an effective capability counts: a non-root container gets IPC_LOCK in its bounding set
+  // but not in CapEff (nvidia-container-toolkit #2037).
+  if (src.cap_eff && probe::has_cap_ipc_lock(*src.cap_eff))
+    return finding(Layer::rdma_access, "memlock", Status::ok,
+                   src.who + ": CAP_IPC_LOCK effective, the memlock limit does not apply");
+  auto limit = effective_memlock(src.memlock);
   if (!limit)
     return finding(Layer::rdma_access, "memlock", Status::skipped,
-                   "neither /proc/self/limits nor ulimit -l could be read", "grep 'Max locked memory' /proc/self/limits");
-  if (limit->unlimited) return finding(Layer::rdma_access, "memlock", Status::ok, "memlock unlimited");
-  std::string cap = v.facts.cap_ipc_lock ? " and no CAP_IPC_LOCK" : " (CapEff unread)";
-  std::string value = "memlock " + bytes_text(limit->bytes) + cap;
+                   src.who + ": neither /proc/<pid>/limits nor ulimit -l could be read",
+                   "grep 'Max locked memory' /proc/self/limits");
+  if (limit->unlimited)
+    return finding(Layer::rdma_access, "memlock", Status::ok, src.who + ": memlock unlimited" + shell_note(v, src));
+  std::string cap = src.cap_eff ? " and no effective CAP_IPC_LOCK" : " (CapEff unread)";
+  std::string value = src.who + ": memlock " + bytes_text(limit->bytes) + cap;
   // 64 KiB (kernel < 5.16) and 8 MiB (>= 5.16) are the defaults: far too small to register KV buffers.
   if (limit->bytes <= 8 * mib)
     return finding(Layer::rdma_access, "memlock", Status::fail,

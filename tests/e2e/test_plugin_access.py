@@ -115,7 +115,7 @@ class TestExecFailures(unittest.TestCase):
             rc, out, err, _ = c.run_plugin("1.30", ["node", "--pod", "node-memlock-64k-0-decode-a", "-o", "json"])
             ch = [x for x in doc_of(self, out, err)["targets"][0]["checks"] if x["name"] == "memlock"][0]
             self.assertEqual(ch["status"], "fail")
-            self.assertIn("memlock 64 KiB and no CAP_IPC_LOCK", ch["detail"])
+            self.assertIn("memlock 64 KiB and no effective CAP_IPC_LOCK", ch["detail"])
             self.assertEqual(rc, 2)
 
     def test_huge_output_reported_not_crashing(self):

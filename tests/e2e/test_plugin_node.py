@@ -79,7 +79,7 @@ SCENARIOS = {
 DETAILS = {
     ("node-roce-0-decode-a", "ports"): "RoCE (link layer Ethernet)",
     ("node-no-uverbs-0-decode-a", "devices"): "RDMA device not mounted into the pod",
-    ("node-memlock-64k-0-decode-a", "memlock"): "memlock 64 KiB and no CAP_IPC_LOCK",
+    ("node-memlock-64k-0-decode-a", "memlock"): "memlock 64 KiB and no effective CAP_IPC_LOCK",
     ("node-peermem-dmabuf-0-decode-a", "peer-memory"): "relies on DMA-BUF (open kernel module 550.54.14, kernel 6.8.0-1015-nvidia)",
     ("node-peermem-none-0-decode-a", "peer-memory"): "proprietary kernel module 535.104.05",
     ("node-peermem-none-0-decode-b", "peer-memory"): "open kernel module 550.54.14, kernel 5.4.0-182-generic",
