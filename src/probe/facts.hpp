@@ -3,14 +3,14 @@
 // Parsers fill them from raw text; rules (src/rules) judge them. Every optional / "found"
 // flag exists so a rule can tell "could not see" (skipped) from "saw a bad value" (fail).
 
+#include "probe/limit_facts.hpp"
+#include "probe/platform_facts.hpp"
+
 #include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include "probe/limit_facts.hpp"
-#include "probe/platform_facts.hpp"
 
 namespace icheck::probe {
 

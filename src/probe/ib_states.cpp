@@ -87,7 +87,8 @@ std::string_view to_string(LinkLayer layer) {
   switch (layer) {
     case LinkLayer::infiniband: return "infiniband";
     case LinkLayer::ethernet: return "ethernet";
-    case LinkLayer::efa: return "efa";
+    case LinkLayer::efa:
+      return "efa";
     case LinkLayer::unknown: break;
   }
   return "unknown";

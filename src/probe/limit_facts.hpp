@@ -9,13 +9,13 @@ namespace icheck::probe {
 
 struct LimitValue {
   bool unlimited = false;
-  std::uint64_t bytes = 0;       // meaningful only when !unlimited
+  std::uint64_t bytes = 0; // meaningful only when !unlimited
 };
 
 struct Memlock {
-  std::optional<LimitValue> soft;   // /proc/self/limits "Max locked memory"
+  std::optional<LimitValue> soft; // /proc/self/limits "Max locked memory"
   std::optional<LimitValue> hard;
-  std::optional<LimitValue> ulimit_l;  // `ulimit -l` (KiB converted to bytes)
+  std::optional<LimitValue> ulimit_l; // `ulimit -l` (KiB converted to bytes)
 };
 
-}  // namespace icheck::probe
+} // namespace icheck::probe

@@ -1,6 +1,5 @@
-#include "probe/node_script.hpp"
-
 #include "probe/nixl_script.hpp"
+#include "probe/node_script.hpp"
 
 namespace icheck::probe {
 
@@ -149,4 +148,4 @@ fi
 )ICHECK_SH";
 }
 
-}  // namespace icheck::probe
+} // namespace icheck::probe

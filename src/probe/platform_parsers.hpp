@@ -2,11 +2,11 @@
 // Parsers of the node probe's platform sections (node_script_platform.cpp). Pure: raw text in,
 // typed facts out; partial input yields what could be read.
 
+#include "probe/facts.hpp"
+
 #include <optional>
 #include <string_view>
 #include <vector>
-
-#include "probe/facts.hpp"
 
 namespace icheck::probe {
 
@@ -34,4 +34,4 @@ std::vector<WorkerProcess> parse_kv_workers(std::string_view out);
 // Every platform section of a parsed probe into f.platform (the EFA label onto f's ports).
 void read_platform(NodeFacts& f);
 
-}  // namespace icheck::probe
+} // namespace icheck::probe

@@ -27,6 +27,7 @@ std::vector<std::vector<report::Finding>> cross_pod_findings(const std::vector<P
 
 // Pods meant for multi-node NVLink whose GPUs joined a different NVLink domain (ClusterUUID +
 // CliqueId) than the first such pod fail (cross_pod_nvlink.cpp); out[i] belongs to pods[i].
-void add_nvlink_domain_findings(const std::vector<PodFacts>& pods, std::vector<std::vector<report::Finding>>& out);
+void add_nvlink_domain_findings(const std::vector<PodFacts>& pods,
+                                std::vector<std::vector<report::Finding>>& out);
 
 }  // namespace icheck::rules

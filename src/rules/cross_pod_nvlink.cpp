@@ -7,34 +7,40 @@ namespace icheck::rules {
 namespace {
 
 std::string domain_of(const PodFacts& p) {
-  if (p.node == nullptr || !node::mnnvl_intent(*p.node) || !p.node->platform.fabric) return {};
+  if (p.node == nullptr || !node::mnnvl_intent(*p.node) || !p.node->platform.fabric)
+    return {};
   return fabric_domain(*p.node->platform.fabric);
 }
 
-}  // namespace
+} // namespace
 
-void add_nvlink_domain_findings(const std::vector<PodFacts>& pods, std::vector<std::vector<report::Finding>>& out) {
+void add_nvlink_domain_findings(const std::vector<PodFacts>& pods,
+                                std::vector<std::vector<report::Finding>>& out) {
   const PodFacts* reference = nullptr;
   std::string reference_domain;
   for (std::size_t i = 0; i < pods.size(); ++i) {
     auto domain = domain_of(pods[i]);
-    if (domain.empty()) continue;
+    if (domain.empty())
+      continue;
     if (reference == nullptr) {
       reference = &pods[i];
       reference_domain = domain;
       continue;
     }
-    if (domain == reference_domain) continue;
+    if (domain == reference_domain)
+      continue;
     report::Finding f;
     f.name = "nvlink domain";
     f.layer = report::Layer::nvlink;
     f.status = report::Status::fail;
-    f.detail = pods[i].role + " pod in " + domain + ", " + reference->role + " pod " + reference->name + " in " +
-               reference_domain + ": KV cannot cross multi-node NVLink between them";
-    f.next = "schedule prefill and decode into one ComputeDomain (one NVL72 rack / clique), or give KV an RDMA "
+    f.detail = pods[i].role + " pod in " + domain + ", " + reference->role + " pod " +
+               reference->name + " in " + reference_domain +
+               ": KV cannot cross multi-node NVLink between them";
+    f.next = "schedule prefill and decode into one ComputeDomain (one NVL72 rack / clique), or "
+             "give KV an RDMA "
              "transport (UCX_TLS with rc)";
     out[i].push_back(std::move(f));
   }
 }
 
-}  // namespace icheck::rules
+} // namespace icheck::rules

@@ -16,7 +16,8 @@ using report::Layer;
 using report::Status;
 
 std::string layer_word(LinkLayer l) {
-  if (l == LinkLayer::efa) return "AWS EFA";
+  if (l == LinkLayer::efa)
+    return "AWS EFA";
   return l == LinkLayer::infiniband ? "InfiniBand" : l == LinkLayer::ethernet ? "RoCE" : "unknown link layer";
 }
 

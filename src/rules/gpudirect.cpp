@@ -40,7 +40,8 @@ const char* peermem_next =
 
 report::Finding peer_memory(const NodeView& v) {
   if (v.facts.platform.efa_nv_peermem)
-    return finding(Layer::gpudirect, "peer-memory", Status::ok, "efa_nv_peermem loaded: GPUDirect RDMA over EFA");
+    return finding(Layer::gpudirect, "peer-memory", Status::ok,
+                   "efa_nv_peermem loaded: GPUDirect RDMA over EFA");
   if (auto loaded = peermem_loaded(v.facts.peer_memory))
     return finding(Layer::gpudirect, "peer-memory", Status::ok, *loaded);
   if (cut_before(v.facts, "nvidia_driver"))

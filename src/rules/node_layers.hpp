@@ -15,9 +15,9 @@ std::vector<report::Finding> judge_nvlink(const NodeView& v);
 std::vector<report::Finding> judge_ucx(const NodeView& v);
 
 // Platform checks, each in its layer (nvlink_fabric.cpp, efa.cpp, pcie.cpp).
-std::vector<report::Finding> judge_nvlink_fabric(const NodeView& v);  // nvlink: IMEX, GPU fabric
-std::vector<report::Finding> judge_efa(const NodeView& v);            // rdma-access: libfabric EFA
-std::vector<report::Finding> judge_pcie_nics(const NodeView& v);      // fabric: NIC PCIe links
-std::vector<report::Finding> judge_pcie_gpus(const NodeView& v);      // gpudirect: GPU links, IOMMU, ACS
+std::vector<report::Finding> judge_nvlink_fabric(const NodeView& v); // nvlink: IMEX, GPU fabric
+std::vector<report::Finding> judge_efa(const NodeView& v);           // rdma-access: libfabric EFA
+std::vector<report::Finding> judge_pcie_nics(const NodeView& v);     // fabric: NIC PCIe links
+std::vector<report::Finding> judge_pcie_gpus(const NodeView& v); // gpudirect: GPU links, IOMMU, ACS
 
 }  // namespace icheck::rules::node

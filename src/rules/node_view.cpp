@@ -129,7 +129,8 @@ NicRole nic_role(const NodeView& v, const probe::IbDevice& dev) {
     return {false, "not GPU-affine"};
   }
   if (bluefield(dev)) return {false, "BlueField"};
-  if (first_link_layer(dev) == probe::LinkLayer::efa) return {true, "EFA"};
+  if (first_link_layer(dev) == probe::LinkLayer::efa)
+    return {true, "EFA"};
   // Without a usable topology, InfiniBand ports are taken as compute fabric (NVSentinel's rule).
   if (first_link_layer(dev) == probe::LinkLayer::infiniband) return {true, "InfiniBand"};
   if (v.grace) return {false, "role unknown: on Grace every GPU-NIC path is SYS"};

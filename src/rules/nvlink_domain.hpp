@@ -2,10 +2,10 @@
 // The multi-node NVLink domain a pod's GPUs joined (internal to src/rules): node mode judges it
 // per pod, and `all` compares it between prefill and decode.
 
+#include "probe/facts.hpp"
+
 #include <optional>
 #include <string>
-
-#include "probe/facts.hpp"
 
 namespace icheck::rules {
 
@@ -13,7 +13,7 @@ namespace icheck::rules {
 // ClusterUUID and CliqueId; "" when they differ or none registered.
 std::string fabric_domain(const probe::FabricInfo& info);
 
-}  // namespace icheck::rules
+} // namespace icheck::rules
 
 namespace icheck::rules::node {
 
@@ -21,4 +21,4 @@ namespace icheck::rules::node {
 // when nothing says so.
 std::optional<std::string> mnnvl_intent(const probe::NodeFacts& facts);
 
-}  // namespace icheck::rules::node
+} // namespace icheck::rules::node

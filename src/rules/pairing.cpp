@@ -237,6 +237,9 @@ TransferPlan plan_transfer(const std::vector<PairCandidate>& pods, const Pairing
                                   ": RDMA is not exercised, only NVLink/shared memory"
                             : "every prefill/decode pair shares a node (" + c.prefill->node +
                                   "): RDMA is not exercised, only NVLink/shared memory";
+  // EFA has no loopback: a same-node pair cannot test it at all.
+  if (!c.cross && (!c.prefill->nixl.efa_devices.empty() || !c.decode->nixl.efa_devices.empty()))
+    plan.node_note += " (EFA has no loopback: a same-node pair never tests it)";
   auto with_backend = o;
   with_backend.backend = common_backend(*c.prefill, *c.decode, o.backend);
   if (with_backend.backend.empty()) {

@@ -11,20 +11,30 @@ using probe::PciLink;
 using report::Layer;
 using report::Status;
 
-std::string gen(const std::optional<double>& gts) { return gts ? format_rate(*gts) + " GT/s" : "?"; }
-
-std::string trained(const PciLink& l) {
-  return "x" + (l.width ? std::to_string(*l.width) : std::string("?")) + " " + gen(l.speed_gts) + " of x" +
-         (l.max_width ? std::to_string(*l.max_width) : std::string("?")) + " " + gen(l.max_speed_gts);
+std::string gen(const std::optional<double>& gts) {
+  return gts ? format_rate(*gts) + " GT/s" : "?";
 }
 
-bool narrow(const PciLink& l) { return l.width && l.max_width && *l.width < *l.max_width; }
-bool slow(const PciLink& l) { return l.speed_gts && l.max_speed_gts && *l.speed_gts < *l.max_speed_gts; }
-bool known(const PciLink& l) { return l.width && l.max_width && l.speed_gts && l.max_speed_gts; }
+std::string trained(const PciLink& l) {
+  return "x" + (l.width ? std::to_string(*l.width) : std::string("?")) + " " + gen(l.speed_gts) +
+         " of x" + (l.max_width ? std::to_string(*l.max_width) : std::string("?")) + " " +
+         gen(l.max_speed_gts);
+}
+
+bool narrow(const PciLink& l) {
+  return l.width && l.max_width && *l.width < *l.max_width;
+}
+bool slow(const PciLink& l) {
+  return l.speed_gts && l.max_speed_gts && *l.speed_gts < *l.max_speed_gts;
+}
+bool known(const PciLink& l) {
+  return l.width && l.max_width && l.speed_gts && l.max_speed_gts;
+}
 
 const probe::IbDevice* rdma_device(const NodeView& v, const std::string& name) {
   for (const auto& d : *v.devices)
-    if (d.name == name) return &d;
+    if (d.name == name)
+      return &d;
   return nullptr;
 }
 
@@ -38,33 +48,45 @@ std::optional<report::Finding> nic_links(const NodeView& v) {
   std::vector<std::string> low;
   for (const auto& l : v.facts.platform.pci) {
     const auto* dev = l.kind == "nic" ? rdma_device(v, l.name) : nullptr;
-    if (dev == nullptr || !known(l) || !nic_role(v, *dev).traffic) continue;
+    if (dev == nullptr || !known(l) || !nic_role(v, *dev).traffic)
+      continue;
     judged.push_back(&l);
-    if (narrow(l) || slow(l)) low.push_back(l.name + " " + trained(l));
+    if (narrow(l) || slow(l))
+      low.push_back(l.name + " " + trained(l));
   }
-  if (judged.empty()) return std::nullopt;
+  if (judged.empty())
+    return std::nullopt;
   if (!low.empty())
     return finding(Layer::fabric, "nic pcie", Status::warn,
-                   "NIC PCIe link trained below its maximum: " + join(low, "; ") + " (caps RDMA bandwidth)",
-                   "on the node: lspci -vvv -s <address> | grep -E 'LnkCap|LnkSta'; reseat the card or check the "
+                   "NIC PCIe link trained below its maximum: " + join(low, "; ") +
+                       " (caps RDMA bandwidth)",
+                   "on the node: lspci -vvv -s <address> | grep -E 'LnkCap|LnkSta'; reseat the "
+                   "card or check the "
                    "slot/riser and BIOS PCIe settings");
   return finding(Layer::fabric, "nic pcie", Status::ok,
-                 std::to_string(judged.size()) + " GPU-facing NIC" + (judged.size() == 1 ? "" : "s") +
-                     " at their maximum PCIe link (" + full_speed(judged) + ")");
+                 std::to_string(judged.size()) + " GPU-facing NIC" +
+                     (judged.size() == 1 ? "" : "s") +
+                     (judged.size() == 1 ? " at its" : " at their") + " maximum PCIe link (" +
+                     full_speed(judged) + ")");
 }
 
-const char* gpu_pcie_next = "under load: nvidia-smi -q -d PCIE (Link Width/Generation Current vs Max)";
+const char* gpu_pcie_next =
+    "under load: nvidia-smi -q -d PCIE (Link Width/Generation Current vs Max)";
 
 std::optional<report::Finding> gpu_links(const NodeView& v) {
   std::vector<const PciLink*> gpus;
   std::vector<std::string> narrow_ones, slow_ones;
   for (const auto& l : v.facts.platform.pci) {
-    if (l.kind != "gpu" || !known(l)) continue;
+    if (l.kind != "gpu" || !known(l))
+      continue;
     gpus.push_back(&l);
-    if (narrow(l)) narrow_ones.push_back("GPU " + l.address + " " + trained(l));
-    else if (slow(l)) slow_ones.push_back("GPU " + l.address + " " + trained(l));
+    if (narrow(l))
+      narrow_ones.push_back("GPU " + l.address + " " + trained(l));
+    else if (slow(l))
+      slow_ones.push_back("GPU " + l.address + " " + trained(l));
   }
-  if (gpus.empty()) return std::nullopt;
+  if (gpus.empty())
+    return std::nullopt;
   if (!narrow_ones.empty())
     return finding(Layer::gpudirect, "gpu pcie", Status::warn,
                    "GPU PCIe link narrower than its maximum: " + join(narrow_ones, "; ") +
@@ -78,36 +100,51 @@ std::optional<report::Finding> gpu_links(const NodeView& v) {
                    gpu_pcie_next, false);
   return finding(Layer::gpudirect, "gpu pcie", Status::ok,
                  std::to_string(gpus.size()) + " GPU" + (gpus.size() == 1 ? "" : "s") +
-                     " at their maximum PCIe link (" + full_speed(gpus) + ")");
+                     (gpus.size() == 1 ? " at its" : " at their") + " maximum PCIe link (" +
+                     full_speed(gpus) + ")");
 }
 
-const char* iommu_next = "boot the node with iommu=pt (or the IOMMU off) as the GPUDirect RDMA guide asks";
+const char* iommu_next =
+    "boot the node with iommu=pt (or the IOMMU off) as the GPUDirect RDMA guide asks";
 
-std::string device_label(const PciLink& l) { return l.kind == "gpu" ? "GPU " + l.address : l.name; }
+std::string device_label(const PciLink& l) {
+  return l.kind == "gpu" ? "GPU " + l.address : l.name;
+}
 
 report::Finding iommu(const NodeView& v) {
   const auto& m = v.facts.platform.iommu;
   std::vector<std::string> translated, identity;
   for (const auto& l : v.facts.platform.pci) {
-    if (l.iommu_type == "identity") identity.push_back(device_label(l));
-    else if (!l.iommu_type.empty()) translated.push_back(device_label(l) + " (" + l.iommu_type + ")");
+    if (l.iommu_type == "identity")
+      identity.push_back(device_label(l));
+    else if (!l.iommu_type.empty())
+      translated.push_back(device_label(l) + " (" + l.iommu_type + ")");
   }
-  std::string cmdline = m.cmdline_setting.empty() ? "" : "; kernel command line: " + m.cmdline_setting;
+  std::string cmdline =
+      m.cmdline_setting.empty() ? "" : "; kernel command line: " + m.cmdline_setting;
   if (!translated.empty())
     return finding(Layer::gpudirect, "iommu", Status::warn,
                    "IOMMU translates DMA for " + join(translated) + cmdline +
                        ": GPUDirect RDMA and P2P can hang or slow down",
                    iommu_next);
   if (!identity.empty())
-    return finding(Layer::gpudirect, "iommu", Status::ok, "IOMMU passthrough (identity) for " + name_range(identity));
-  bool passthrough = text::contains(m.cmdline_setting, "iommu=pt") || text::contains(m.cmdline_setting, "passthrough=1");
+    return finding(Layer::gpudirect, "iommu", Status::ok,
+                   "IOMMU passthrough (identity) for " + name_range(identity));
+  bool passthrough = text::contains(m.cmdline_setting, "iommu=pt") ||
+                     text::contains(m.cmdline_setting, "passthrough=1");
   if (m.class_present && !m.units.empty() && !passthrough)
-    return finding(Layer::gpudirect, "iommu", Status::warn,
-                   "IOMMU enabled (" + name_range(m.units) + ")" + cmdline + ", its mode for the GPUs and NICs unread",
-                   "on the node: cat /sys/bus/pci/devices/<gpu>/iommu_group/type (identity is passthrough)", false);
-  if (passthrough) return finding(Layer::gpudirect, "iommu", Status::ok, "IOMMU passthrough" + cmdline);
-  if (m.class_present) return finding(Layer::gpudirect, "iommu", Status::ok, "no IOMMU unit active");
-  return finding(Layer::gpudirect, "iommu", Status::skipped, "IOMMU state unreadable (no /sys/class/iommu)",
+    return finding(
+        Layer::gpudirect, "iommu", Status::warn,
+        "IOMMU enabled (" + name_range(m.units) + ")" + cmdline +
+            ", its mode for the GPUs and NICs unread",
+        "on the node: cat /sys/bus/pci/devices/<gpu>/iommu_group/type (identity is passthrough)",
+        false);
+  if (passthrough)
+    return finding(Layer::gpudirect, "iommu", Status::ok, "IOMMU passthrough" + cmdline);
+  if (m.class_present)
+    return finding(Layer::gpudirect, "iommu", Status::ok, "no IOMMU unit active");
+  return finding(Layer::gpudirect, "iommu", Status::skipped,
+                 "IOMMU state unreadable (no /sys/class/iommu)",
                  "cat /proc/cmdline; ls /sys/class/iommu", false);
 }
 
@@ -115,28 +152,33 @@ report::Finding acs(const NodeView& v) {
   const auto& m = v.facts.platform.iommu;
   if (m.acs == probe::AcsState::redirecting) {
     auto n = m.acs_redirecting.size();
-    return finding(Layer::gpudirect, "acs", Status::warn,
-                   "PCIe ACS enabled on " + std::to_string(n) + " bridge" + (n == 1 ? "" : "s") +
-                       ": peer-to-peer traffic is redirected through the root complex (GPUDirect P2P hangs or crawls)",
-                   "disable ACS on the PCIe switches (BIOS, or setpci as NCCL's troubleshooting guide shows)");
+    return finding(
+        Layer::gpudirect, "acs", Status::warn,
+        "PCIe ACS enabled on " + std::to_string(n) + " bridge" + (n == 1 ? "" : "s") +
+            ": peer-to-peer traffic is redirected through the root complex (GPUDirect P2P hangs or "
+            "crawls)",
+        "disable ACS on the PCIe switches (BIOS, or setpci as NCCL's troubleshooting guide shows)");
   }
   if (m.acs == probe::AcsState::disabled)
-    return finding(Layer::gpudirect, "acs", Status::ok, "PCIe ACS redirection off on every bridge lspci shows");
+    return finding(Layer::gpudirect, "acs", Status::ok,
+                   "PCIe ACS redirection off on every bridge lspci shows");
   return finding(Layer::gpudirect, "acs", Status::skipped, "ACS unknown: " + m.acs_why_unknown,
                  "on the node as root: lspci -vvv | grep ACSCtl", false);
 }
 
-}  // namespace
+} // namespace
 
 std::vector<report::Finding> judge_pcie_nics(const NodeView& v) {
   std::vector<report::Finding> out;
-  if (auto f = nic_links(v)) out.push_back(*f);
+  if (auto f = nic_links(v))
+    out.push_back(*f);
   return out;
 }
 
 std::vector<report::Finding> judge_pcie_gpus(const NodeView& v) {
   std::vector<report::Finding> out;
-  if (auto f = gpu_links(v)) out.push_back(*f);
+  if (auto f = gpu_links(v))
+    out.push_back(*f);
   if (!v.facts.platform.pci.empty() || v.facts.platform.iommu.cmdline_read) {
     out.push_back(iommu(v));
     out.push_back(acs(v));
@@ -144,4 +186,4 @@ std::vector<report::Finding> judge_pcie_gpus(const NodeView& v) {
   return out;
 }
 
-}  // namespace icheck::rules::node
+} // namespace icheck::rules::node

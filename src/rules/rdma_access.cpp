@@ -130,7 +130,7 @@ const char* memlock_next =
 // Whose limits memory registration meets: the running KV worker's (a wrapper shell's when only
 // it runs), else the exec shell's, which only approximates it.
 struct LimitSource {
-  std::string who;  // "worker pid 57 (dynamo.vllm)", "exec shell"
+  std::string who; // "worker pid 57 (dynamo.vllm)", "exec shell"
   probe::Memlock memlock;
   std::optional<std::uint64_t> cap_eff;
   bool worker = false;
@@ -144,20 +144,24 @@ LimitSource limit_source(const probe::NodeFacts& f) {
   const auto& workers = f.platform.workers;
   const probe::WorkerProcess* pick = nullptr;
   for (const auto& w : workers)
-    if (pick == nullptr || (shell_name(pick->comm) && !shell_name(w.comm))) pick = &w;
+    if (pick == nullptr || (shell_name(pick->comm) && !shell_name(w.comm)))
+      pick = &w;
   if (pick != nullptr && (pick->memlock.soft || pick->cap_eff))
-    return {"worker pid " + std::to_string(pick->pid) + " (" + pick->module + ")", pick->memlock, pick->cap_eff, true};
+    return {"worker pid " + std::to_string(pick->pid) + " (" + pick->module + ")", pick->memlock,
+            pick->cap_eff, true};
   std::string why = f.tool("kv_worker") == nullptr ? "exec shell"
-                    : !f.platform.workers_read       ? "exec shell (no grep in the image to find the worker)"
-                    : workers.empty()        ? "exec shell (no Dynamo worker process running)"
-                                             : "exec shell (the worker's limits were unreadable)";
+                    : !f.platform.workers_read
+                        ? "exec shell (no grep in the image to find the worker)"
+                    : workers.empty() ? "exec shell (no Dynamo worker process running)"
+                                      : "exec shell (the worker's limits were unreadable)";
   return {why, f.memlock, f.cap_eff, false};
 }
 
 // The exec shell's soft limit, when it differs from the worker's: the worker raised its own.
 std::string shell_note(const NodeView& v, const LimitSource& src) {
   auto shell = effective_memlock(v.facts.memlock);
-  if (!src.worker || !shell || shell->unlimited) return {};
+  if (!src.worker || !shell || shell->unlimited)
+    return {};
   return " (the exec shell has " + bytes_text(shell->bytes) + ": the worker raised its own limit)";
 }
 
@@ -174,7 +178,8 @@ report::Finding memlock(const NodeView& v) {
                    src.who + ": neither /proc/<pid>/limits nor ulimit -l could be read",
                    "grep 'Max locked memory' /proc/self/limits");
   if (limit->unlimited)
-    return finding(Layer::rdma_access, "memlock", Status::ok, src.who + ": memlock unlimited" + shell_note(v, src));
+    return finding(Layer::rdma_access, "memlock", Status::ok,
+                   src.who + ": memlock unlimited" + shell_note(v, src));
   std::string cap = src.cap_eff ? " and no effective CAP_IPC_LOCK" : " (CapEff unread)";
   std::string value = src.who + ": memlock " + bytes_text(limit->bytes) + cap;
   // 64 KiB (kernel < 5.16) and 8 MiB (>= 5.16) are the defaults: far too small to register KV buffers.

@@ -1,11 +1,10 @@
-#include <doctest/doctest.h>
-
-#include <string>
-
 #include "fixture.hpp"
 #include "probe/node_probe.hpp"
 #include "probe/parsers.hpp"
 #include "probe/platform_parsers.hpp"
+
+#include <doctest/doctest.h>
+#include <string>
 
 using namespace icheck::probe;
 using icheck::probe::test::fixture;
@@ -19,16 +18,18 @@ std::string section(const std::string& name, const std::string& body, const std:
 // The lines of an excerpt between a "$ command" line and the next one.
 std::string after_prompt(const std::string& text, const std::string& command) {
   auto at = text.find("$ " + command);
-  if (at == std::string::npos) return {};
+  if (at == std::string::npos)
+    return {};
   auto start = text.find('\n', at) + 1;
   auto stop = text.find("\n$ ", start);
   return text.substr(start, stop == std::string::npos ? std::string::npos : stop - start);
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("nvidia-smi -q fabric: a grep excerpt without GPU headers (dra-driver #626)") {
-  auto f = parse_nvidia_smi_fabric(fixture("nvidia-smi-q/gb200-fabric-completed-unhealthy-grep-dra626.txt"));
+  auto f = parse_nvidia_smi_fabric(
+      fixture("nvidia-smi-q/gb200-fabric-completed-unhealthy-grep-dra626.txt"));
   REQUIRE(f.gpus.size() == 1);
   CHECK(f.error.empty());
   CHECK(f.gpus[0].state == "Completed");
@@ -39,8 +40,10 @@ TEST_CASE("nvidia-smi -q fabric: a grep excerpt without GPU headers (dra-driver 
   CHECK(f.gpus[0].registered());
 }
 
-TEST_CASE("nvidia-smi -q fabric: Insufficient Resources with a zero ClusterUUID is not registered") {
-  auto f = parse_nvidia_smi_fabric(fixture("nvidia-smi-q/fabric-insufficient-resources-zero-uuid-azhpc506.txt"));
+TEST_CASE(
+    "nvidia-smi -q fabric: Insufficient Resources with a zero ClusterUUID is not registered") {
+  auto f = parse_nvidia_smi_fabric(
+      fixture("nvidia-smi-q/fabric-insufficient-resources-zero-uuid-azhpc506.txt"));
   REQUIRE(f.gpus.size() == 1);
   CHECK(f.gpus[0].status == "Insufficient Resources");
   CHECK(f.gpus[0].clique_id == "0");
@@ -48,7 +51,8 @@ TEST_CASE("nvidia-smi -q fabric: Insufficient Resources with a zero ClusterUUID 
 }
 
 TEST_CASE("nvidia-smi -q fabric: GPU headers, top-level keys, an error line") {
-  auto f = parse_nvidia_smi_fabric(fixture("nvidia-smi-q/gb200-2gpu-fabric-filtered-synthetic.txt"));
+  auto f =
+      parse_nvidia_smi_fabric(fixture("nvidia-smi-q/gb200-2gpu-fabric-filtered-synthetic.txt"));
   REQUIRE(f.gpus.size() == 2);
   CHECK(f.error.empty());
   CHECK(f.gpus[1].gpu == "00000009:01:00.0");
@@ -77,7 +81,8 @@ TEST_CASE("pcie: sysfs link speed and width as the kernel prints them (resources
       auto path = line.substr(4, line.size() - 8);
       auto slash = path.rfind('/');
       auto addr = path.substr(std::string("/sys/bus/pci/devices/").size(), slash - 21);
-      if (file != addr) probe_out += "pci gpu " + addr + " " + addr + "\n";
+      if (file != addr)
+        probe_out += "pci gpu " + addr + " " + addr + "\n";
       file = addr;
       probe_out += path.substr(slash + 1) + " ";
     } else if (!line.empty()) {
@@ -96,8 +101,9 @@ TEST_CASE("pcie: sysfs link speed and width as the kernel prints them (resources
 }
 
 TEST_CASE("iommu: kernel command line settings, units, ACS from lspci (nccl #523, #1405)") {
-  auto m = parse_iommu("cmdline BOOT_IMAGE=/vmlinuz-6.8 root=UUID=x ro intel_iommu=on iommu=pt quiet\nunit dmar0\n"
-                       "unit dmar1\nclass present\n");
+  auto m = parse_iommu(
+      "cmdline BOOT_IMAGE=/vmlinuz-6.8 root=UUID=x ro intel_iommu=on iommu=pt quiet\nunit dmar0\n"
+      "unit dmar1\nclass present\n");
   CHECK(m.cmdline_read);
   CHECK(m.cmdline_setting == "intel_iommu=on iommu=pt");
   CHECK(m.units.size() == 2);
@@ -109,12 +115,14 @@ TEST_CASE("iommu: kernel command line settings, units, ACS from lspci (nccl #523
   read_lspci_acs(fixture("pcie/lspci-acsctl-all-disabled-nccl1405.txt"), off);
   CHECK(off.acs == AcsState::disabled);
   Iommu denied;
-  read_lspci_acs("00:01.0 PCI bridge: Intel Corporation Device\n\tCapabilities: <access denied>\n", denied);
+  read_lspci_acs("00:01.0 PCI bridge: Intel Corporation Device\n\tCapabilities: <access denied>\n",
+                 denied);
   CHECK(denied.acs == AcsState::unknown);
   CHECK(denied.acs_why_unknown.find("not root") != std::string::npos);
 }
 
-TEST_CASE("efa: sysfs says Unknown, ibv_devinfo says InfiniBand; the PCI vendor labels it EFA (rdma-core #884)") {
+TEST_CASE("efa: sysfs says Unknown, ibv_devinfo says InfiniBand; the PCI vendor labels it EFA "
+          "(rdma-core #884)") {
   auto raw = fixture("efa/efa0-sysfs-link-layer-unknown-and-ibv-devinfo-rdma-core884.txt");
   auto sysfs_ll = after_prompt(raw, "cat /sys/class/infiniband/efa_0/ports/1/link_layer");
   CHECK(parse_link_layer(sysfs_ll) == LinkLayer::unknown);
@@ -122,10 +130,12 @@ TEST_CASE("efa: sysfs says Unknown, ibv_devinfo says InfiniBand; the PCI vendor 
   REQUIRE(verbs.devices.size() == 1);
   CHECK(verbs.devices[0].name == "efa_0");
 
-  std::string probe = section("sysfs_ib",
-                              "==> efa_0/ports/1/state <==\n4: ACTIVE\n==> efa_0/ports/1/phys_state <==\n5: LinkUp\n"
-                              "==> efa_0/ports/1/link_layer <==\n" + sysfs_ll,
-                              "0");
+  std::string probe = section(
+      "sysfs_ib",
+      "==> efa_0/ports/1/state <==\n4: ACTIVE\n==> efa_0/ports/1/phys_state <==\n5: LinkUp\n"
+      "==> efa_0/ports/1/link_layer <==\n" +
+          sysfs_ll,
+      "0");
   probe += section("pci_links", "pci nic efa_0 0000:10:1b.0\nvendor 0x1d0f\n", "0");
   probe += section("fi_info", fixture("efa/fi-info-p-efa-synthetic.txt"), "0");
   probe += section("proc_modules", "efa_nv_peermem 16384 0 - Live 0xffffffffc0a4c000", "0");
@@ -136,7 +146,8 @@ TEST_CASE("efa: sysfs says Unknown, ibv_devinfo says InfiniBand; the PCI vendor 
   CHECK(f.platform.fi_info_efa == true);
   CHECK(f.platform.efa_nv_peermem);
 
-  auto none = parse_node_probe(section("fi_info", fixture("efa/fi-info-no-data-synthetic.txt"), "1"));
+  auto none =
+      parse_node_probe(section("fi_info", fixture("efa/fi-info-no-data-synthetic.txt"), "1"));
   CHECK(none.platform.fi_info_efa == false);
   CHECK(none.platform.fi_info_error == "fi_getinfo: -61 (No data available)");
 }
@@ -145,9 +156,11 @@ TEST_CASE("imex channels and the KV worker's limits from the probe sections") {
   std::string worker_limits = fixture("ulimit/proc-pid-limits-memlock-8mib.txt");
   std::string probe = section("imex_channels", "channel0", "0");
   probe += section("kv_worker",
-                   "==> 41 <==\nmodule dynamo.vllm\ncomm sh\nMax locked memory         unlimited            unlimited"
+                   "==> 41 <==\nmodule dynamo.vllm\ncomm sh\nMax locked memory         unlimited   "
+                   "         unlimited"
                    "            bytes\nCapEff:\t00000000a80425fb\nUid:\t1000\t1000\t1000\t1000\n"
-                   "==> 57 <==\nmodule dynamo.vllm\ncomm python3\n" + worker_limits + "CapEff:\t00000000a80465fb\n",
+                   "==> 57 <==\nmodule dynamo.vllm\ncomm python3\n" +
+                       worker_limits + "CapEff:\t00000000a80465fb\n",
                    "0");
   auto f = parse_node_probe(probe);
   CHECK(f.platform.imex_dir);
@@ -161,6 +174,7 @@ TEST_CASE("imex channels and the KV worker's limits from the probe sections") {
   CHECK(f.platform.workers[1].module == "dynamo.vllm");
   CHECK(f.platform.workers[1].memlock.soft->bytes == 8388608);
   CHECK(f.platform.workers[1].cap_eff == 0xa80465fbULL);
-  auto listing = parse_dev_listing(fixture("imex/dev-nvidia-imex-channel0-k8s-device-plugin985.txt"));
+  auto listing =
+      parse_dev_listing(fixture("imex/dev-nvidia-imex-channel0-k8s-device-plugin985.txt"));
   CHECK(listing == std::vector<std::string>{"channel0"});
 }

@@ -149,11 +149,13 @@ TEST_CASE("node: memlock 64 KiB without IPC_LOCK fails, 8 MiB (ulimit -a fixture
       .set("proc_limits", "Max locked memory         65536                65536                bytes\n");
   auto f = find(judge(p), "memlock");
   CHECK(f.status == Status::fail);
-  CHECK(f.detail.starts_with("exec shell: memlock 64 KiB and no effective CAP_IPC_LOCK: RDMA memory registration fails"));
+  CHECK(f.detail.starts_with(
+      "exec shell: memlock 64 KiB and no effective CAP_IPC_LOCK: RDMA memory registration fails"));
   CHECK(f.next.starts_with("securityContext.capabilities.add: [IPC_LOCK]"));
 
   p.set("proc_limits", fixture_from("ulimit/proc-pid-limits-memlock-8mib.txt", "Limit"));
-  CHECK(find(judge(p), "memlock").detail.starts_with("exec shell: memlock 8 MiB and no effective CAP_IPC_LOCK"));
+  CHECK(find(judge(p), "memlock")
+            .detail.starts_with("exec shell: memlock 8 MiB and no effective CAP_IPC_LOCK"));
   p.erase("proc_limits").set("ulimit_l", "8192\n");
   CHECK(find(judge(p), "memlock").status == Status::fail);
 

@@ -13,7 +13,8 @@ TEST_CASE("node: healthy 8xH100 InfiniBand is ok at every required check, in lay
   CHECK(find(fs, "ports").detail == "9/9 ports Active, 400/200 Gb/s InfiniBand and RoCE (link layer Ethernet)");
   CHECK(find(fs, "devices").detail == "uverbs0..8 visible in the pod");
   CHECK(find(fs, "verbs").detail == "verbs opens 9/9 devices");
-  CHECK(find(fs, "memlock").detail == "exec shell: CAP_IPC_LOCK effective, the memlock limit does not apply");
+  CHECK(find(fs, "memlock").detail ==
+        "exec shell: CAP_IPC_LOCK effective, the memlock limit does not apply");
   CHECK(find(fs, "peer-memory").detail == "nvidia_peermem loaded");
   CHECK(find(fs, "gdrcopy").status == Status::ok);
   CHECK_FALSE(find(fs, "gdrcopy").required);

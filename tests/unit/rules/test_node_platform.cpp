@@ -10,23 +10,28 @@ using report::Status;
 
 namespace {
 
-std::string fabric_ok() { return fixture("nvidia-smi-q/gb200-2gpu-fabric-filtered-synthetic.txt"); }
+std::string fabric_ok() {
+  return fixture("nvidia-smi-q/gb200-2gpu-fabric-filtered-synthetic.txt");
+}
 
 // An MNNVL worker as GB200 recipes set it up: KV over cuda_ipc with MNNVL, no RDMA transport.
 Probe gb200(bool channel) {
   auto p = healthy_h100();
   p.set("transport_env", "UCX_TLS=cuda_copy,cuda_ipc,tcp\nUCX_CUDA_IPC_ENABLE_MNNVL=y\n");
-  if (channel) p.set("imex_channels", fixture("imex/dev-nvidia-imex-channel0-k8s-device-plugin985.txt"));
-  else p.absent("imex_channels");
+  if (channel)
+    p.set("imex_channels", fixture("imex/dev-nvidia-imex-channel0-k8s-device-plugin985.txt"));
+  else
+    p.absent("imex_channels");
   p.set("gpu_fabric", fabric_ok());
   return p;
 }
 
-std::string pci(const std::string& kind, const std::string& name, const std::string& addr, int width, int max_width,
-                const std::string& speed, const std::string& max_speed, const std::string& iommu = "identity") {
-  return "pci " + kind + " " + name + " " + addr + "\ncurrent_link_speed " + speed + "\ncurrent_link_width " +
-         std::to_string(width) + "\nmax_link_speed " + max_speed + "\nmax_link_width " + std::to_string(max_width) +
-         "\niommu_group/type " + iommu + "\n";
+std::string pci(const std::string& kind, const std::string& name, const std::string& addr,
+                int width, int max_width, const std::string& speed, const std::string& max_speed,
+                const std::string& iommu = "identity") {
+  return "pci " + kind + " " + name + " " + addr + "\ncurrent_link_speed " + speed +
+         "\ncurrent_link_width " + std::to_string(width) + "\nmax_link_speed " + max_speed +
+         "\nmax_link_width " + std::to_string(max_width) + "\niommu_group/type " + iommu + "\n";
 }
 
 std::string h100_pci(const std::string& mlx5_0_iommu = "identity", int mlx5_0_width = 16) {
@@ -34,27 +39,31 @@ std::string h100_pci(const std::string& mlx5_0_iommu = "identity", int mlx5_0_wi
   int i = 0;
   for (const auto& nic : h100_nics()) {
     bool first = i == 0;
-    out += pci("nic", nic, "0000:1" + std::to_string(i++) + ":00.0", first ? mlx5_0_width : 16, 16, "32.0 GT/s PCIe",
-               "32.0 GT/s PCIe", first ? mlx5_0_iommu : "identity");
+    out += pci("nic", nic, "0000:1" + std::to_string(i++) + ":00.0", first ? mlx5_0_width : 16, 16,
+               "32.0 GT/s PCIe", "32.0 GT/s PCIe", first ? mlx5_0_iommu : "identity");
   }
   out += pci("gpu", "0000:18:00.0", "0000:18:00.0", 16, 16, "32.0 GT/s PCIe", "32.0 GT/s PCIe");
   return out;
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("mnnvl: a GB200 worker with an IMEX channel and a registered fabric is ok") {
   auto fs = judge(gb200(true));
   auto imex = find(fs, "imex channel");
   CHECK(imex.layer == Layer::nvlink);
   CHECK(imex.status == Status::ok);
-  CHECK(imex.detail == "channel0 in /dev/nvidia-caps-imex-channels (multi-node NVLink intended: UCX_CUDA_IPC_ENABLE_MNNVL=y)");
+  CHECK(imex.detail == "channel0 in /dev/nvidia-caps-imex-channels (multi-node NVLink intended: "
+                       "UCX_CUDA_IPC_ENABLE_MNNVL=y)");
   auto fabric = find(fs, "gpu fabric");
   CHECK(fabric.status == Status::ok);
-  CHECK(fabric.detail == "2 GPUs joined the NVLink fabric: cluster 6a130f54-faaa-4b8f-847f-be44ab70f917 clique 32766");
+  CHECK(
+      fabric.detail ==
+      "2 GPUs joined the NVLink fabric: cluster 6a130f54-faaa-4b8f-847f-be44ab70f917 clique 32766");
 }
 
-TEST_CASE("mnnvl: no IMEX channel fails at the nvlink layer with the ComputeDomain claim as next step") {
+TEST_CASE(
+    "mnnvl: no IMEX channel fails at the nvlink layer with the ComputeDomain claim as next step") {
   auto imex = find(judge(gb200(false)), "imex channel");
   CHECK(imex.layer == Layer::nvlink);
   CHECK(imex.status == Status::fail);
@@ -62,14 +71,15 @@ TEST_CASE("mnnvl: no IMEX channel fails at the nvlink layer with the ComputeDoma
   CHECK(contains(imex.next, "resourceClaims"));
 }
 
-TEST_CASE("mnnvl: a fabric that did not register fails; unknown stays skipped; nothing intended, nothing judged") {
+TEST_CASE("mnnvl: a fabric that did not register fails; unknown stays skipped; nothing intended, "
+          "nothing judged") {
   auto p = gb200(true);
   p.set("gpu_fabric", fixture("nvidia-smi-q/fabric-insufficient-resources-zero-uuid-azhpc506.txt"));
   auto f = find(judge(p), "gpu fabric");
   CHECK(f.status == Status::fail);
   CHECK(contains(f.detail, "fabric registration failed: Status Insufficient Resources"));
   p.set("gpu_fabric", fixture("nvidia-smi-q/gb200-fabric-completed-unhealthy-grep-dra626.txt"));
-  CHECK(find(judge(p), "gpu fabric").status == Status::warn);  // registered, Health Unhealthy
+  CHECK(find(judge(p), "gpu fabric").status == Status::warn); // registered, Health Unhealthy
   p.absent("gpu_fabric");
   auto unknown = find(judge(p), "gpu fabric");
   CHECK(unknown.status == Status::skipped);
@@ -79,7 +89,8 @@ TEST_CASE("mnnvl: a fabric that did not register fails; unknown stays skipped; n
   CHECK_FALSE(has(h100, "gpu fabric"));
 }
 
-TEST_CASE("mnnvl, cross-pod: prefill and decode in different NVLink domains fail; one domain passes") {
+TEST_CASE(
+    "mnnvl, cross-pod: prefill and decode in different NVLink domains fail; one domain passes") {
   auto pre = gb200(true).facts();
   auto dec = gb200(true).facts();
   probe::NixlFacts n;
@@ -98,13 +109,22 @@ TEST_CASE("mnnvl, cross-pod: prefill and decode in different NVLink domains fail
   CHECK(contains(apart[1][0].detail, "cluster dc6e40c4-d722-4357-9ba6-5291dd461278 clique 2"));
 }
 
-TEST_CASE("efa: an EFA device is labelled EFA, efa_nv_peermem is GPUDirect, fi_info cross-checks libfabric") {
+TEST_CASE("efa: an EFA device is labelled EFA, efa_nv_peermem is GPUDirect, fi_info cross-checks "
+          "libfabric") {
   Probe p = healthy_h100();
-  p.set("sysfs_ib", "==> efa_0/ports/1/state <==\n4: ACTIVE\n==> efa_0/ports/1/phys_state <==\n5: LinkUp\n"
-                    "==> efa_0/ports/1/rate <==\n100 Gb/sec (4X EDR)\n==> efa_0/ports/1/link_layer <==\nUnknown\n");
-  p.set("dev_infiniband", "uverbs0").erase("ibv_devinfo").erase("ibstat").erase("nvidia_smi_topo").erase("ucx_info_d");
+  p.set("sysfs_ib",
+        "==> efa_0/ports/1/state <==\n4: ACTIVE\n==> efa_0/ports/1/phys_state <==\n5: LinkUp\n"
+        "==> efa_0/ports/1/rate <==\n100 Gb/sec (4X EDR)\n==> efa_0/ports/1/link_layer "
+        "<==\nUnknown\n");
+  p.set("dev_infiniband", "uverbs0")
+      .erase("ibv_devinfo")
+      .erase("ibstat")
+      .erase("nvidia_smi_topo")
+      .erase("ucx_info_d");
   p.set("pci_links", "pci nic efa_0 0000:10:1b.0\nvendor 0x1d0f\n");
-  p.set("sys_module", "nvidia 550.54.14").set("proc_modules", "efa_nv_peermem 16384 0 - Live 0x0").set("memory_peers", "", 1);
+  p.set("sys_module", "nvidia 550.54.14")
+      .set("proc_modules", "efa_nv_peermem 16384 0 - Live 0x0")
+      .set("memory_peers", "", 1);
   p.absent("memory_peers");
   p.set("fi_info", fixture("efa/fi-info-p-efa-synthetic.txt"));
   p.set("transport_env", "NIXL_LOG_LEVEL=INFO\n");
@@ -136,7 +156,8 @@ TEST_CASE("pcie: a GPU-facing NIC trained x8 of x16 warns with the numbers; all 
   p.set("lspci_acs", fixture("pcie/lspci-acsctl-all-disabled-nccl1405.txt"));
   auto fs = judge(p);
   CHECK(find(fs, "nic pcie").status == Status::ok);
-  CHECK(find(fs, "nic pcie").detail == "8 GPU-facing NICs at their maximum PCIe link (x16 32 GT/s)");
+  CHECK(find(fs, "nic pcie").detail ==
+        "8 GPU-facing NICs at their maximum PCIe link (x16 32 GT/s)");
   CHECK(find(fs, "gpu pcie").status == Status::ok);
   CHECK(find(fs, "iommu").status == Status::ok);
   CHECK(find(fs, "acs").status == Status::ok);
@@ -147,20 +168,24 @@ TEST_CASE("pcie: a GPU-facing NIC trained x8 of x16 warns with the numbers; all 
   CHECK(contains(nic.detail, "mlx5_0 x8 32 GT/s of x16 32 GT/s"));
 }
 
-TEST_CASE("pcie: GPU links from the resources #512 capture: narrower warns, an idle speed drop is optional") {
+TEST_CASE("pcie: GPU links from the resources #512 capture: narrower warns, an idle speed drop is "
+          "optional") {
   auto p = healthy_h100();
-  p.set("pci_links", pci("gpu", "0000:01:00.0", "0000:01:00.0", 8, 16, "16.0 GT/s PCIe", "32.0 GT/s PCIe"));
+  p.set("pci_links",
+        pci("gpu", "0000:01:00.0", "0000:01:00.0", 8, 16, "16.0 GT/s PCIe", "32.0 GT/s PCIe"));
   auto g = find(judge(p), "gpu pcie");
   CHECK(g.status == Status::warn);
   CHECK(g.required);
   CHECK(contains(g.detail, "x8 16 GT/s of x16 32 GT/s"));
-  p.set("pci_links", pci("gpu", "0000:01:00.0", "0000:01:00.0", 16, 16, "2.5 GT/s PCIe", "32.0 GT/s PCIe"));
+  p.set("pci_links",
+        pci("gpu", "0000:01:00.0", "0000:01:00.0", 16, 16, "2.5 GT/s PCIe", "32.0 GT/s PCIe"));
   auto idle = find(judge(p), "gpu pcie");
   CHECK(idle.status == Status::warn);
   CHECK_FALSE(idle.required);
 }
 
-TEST_CASE("iommu and acs: translation and ACS redirection warn; unreadable config space is skipped, optional") {
+TEST_CASE("iommu and acs: translation and ACS redirection warn; unreadable config space is "
+          "skipped, optional") {
   auto p = healthy_h100();
   p.set("pci_links", h100_pci("DMA-FQ"));
   p.set("iommu", "cmdline BOOT_IMAGE=/boot/vmlinuz ro intel_iommu=on\nunit dmar0\nclass present\n");
@@ -186,22 +211,30 @@ TEST_CASE("memlock: the KV worker's own limits decide, not the exec shell's") {
   p.set("proc_status", "CapEff:\t00000000a80425fb");
   p.set("proc_limits", fixture("ulimit/proc-pid-limits-memlock-8mib.txt"));
   // The worker raised its limit (`ulimit -l unlimited` in its command): fine.
-  p.set("kv_worker", "==> 57 <==\nmodule dynamo.vllm\ncomm python3\nMax locked memory  unlimited  unlimited  bytes\n"
+  p.set("kv_worker", "==> 57 <==\nmodule dynamo.vllm\ncomm python3\nMax locked memory  unlimited  "
+                     "unlimited  bytes\n"
                      "CapEff:\t00000000a80425fb\n");
   auto ok = find(judge(p), "memlock");
   CHECK(ok.status == Status::ok);
-  CHECK(ok.detail == "worker pid 57 (dynamo.vllm): memlock unlimited (the exec shell has 8 MiB: the worker raised its "
+  CHECK(ok.detail == "worker pid 57 (dynamo.vllm): memlock unlimited (the exec shell has 8 MiB: "
+                     "the worker raised its "
                      "own limit)");
-  // A low worker limit fails even when the shell has IPC_LOCK; IPC_LOCK counts only where effective.
+  // A low worker limit fails even when the shell has IPC_LOCK; IPC_LOCK counts only where
+  // effective.
   p.set("proc_status", "CapEff:\t00000000a80465fb");
-  p.set("kv_worker", "==> 41 <==\nmodule dynamo.sglang\ncomm sh\nMax locked memory  unlimited  unlimited  bytes\n"
-                     "==> 57 <==\nmodule dynamo.sglang\ncomm python3\n" +
-                         fixture("ulimit/proc-pid-limits-memlock-8mib.txt") + "CapEff:\t0000000000000000\nUid:\t1000\t1000\t1000\t1000\n");
+  p.set(
+      "kv_worker",
+      "==> 41 <==\nmodule dynamo.sglang\ncomm sh\nMax locked memory  unlimited  unlimited  bytes\n"
+      "==> 57 <==\nmodule dynamo.sglang\ncomm python3\n" +
+          fixture("ulimit/proc-pid-limits-memlock-8mib.txt") +
+          "CapEff:\t0000000000000000\nUid:\t1000\t1000\t1000\t1000\n");
   auto bad = find(judge(p), "memlock");
   CHECK(bad.status == Status::fail);
-  CHECK(contains(bad.detail, "worker pid 57 (dynamo.sglang): memlock 8 MiB and no effective CAP_IPC_LOCK"));
+  CHECK(contains(bad.detail,
+                 "worker pid 57 (dynamo.sglang): memlock 8 MiB and no effective CAP_IPC_LOCK"));
   // No worker running: the exec shell, said so.
   p.set("kv_worker", "");
   CHECK(find(judge(p), "memlock").detail ==
-        "exec shell (no Dynamo worker process running): CAP_IPC_LOCK effective, the memlock limit does not apply");
+        "exec shell (no Dynamo worker process running): CAP_IPC_LOCK effective, the memlock limit "
+        "does not apply");
 }

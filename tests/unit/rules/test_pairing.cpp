@@ -71,6 +71,20 @@ TEST_CASE("pairing: every pair on one node says RDMA is not exercised") {
         "10.0.1.6 -t tag_bw -m cuda -s 134217728 -n 100 -p 13337");
 }
 
+TEST_CASE(
+    "pairing: a same-node pair of EFA pods says EFA is not tested; across nodes nothing is said") {
+  auto p0 = pod("p", "prefill", "p5-a", "10.0.1.5");
+  auto d0 = pod("d", "decode", "p5-a", "10.0.1.6");
+  p0.nixl.tools.ucx_perftest = d0.nixl.tools.ucx_perftest = "/usr/local/ucx/bin/ucx_perftest";
+  p0.nixl.efa_devices = d0.nixl.efa_devices = {"rdmap16s27"};
+  auto plan = rules::plan_transfer({p0, d0}, options());
+  CHECK(plan.node_note ==
+        "every prefill/decode pair shares a node (p5-a): RDMA is not exercised, only "
+        "NVLink/shared memory (EFA has no loopback: a same-node pair never tests it)");
+  d0.node = "p5-b";
+  CHECK(rules::plan_transfer({p0, d0}, options()).node_note.empty());
+}
+
 TEST_CASE("pairing: nixlbench without ASIO needs etcd, falls back to ucx_perftest, then nixl_test") {
   auto p = pod("p", dynamo::Role::prefill, "n1", "10.0.0.1");
   auto d = pod("d", dynamo::Role::decode, "n2", "10.0.0.2");
