@@ -1,5 +1,8 @@
-#include "probe/nixl_script.hpp"
+#include "dynamo/engine_flags.hpp"
 #include "probe/node_script.hpp"
+#include "probe/script_template.hpp"
+
+#include <string>
 
 namespace icheck::probe {
 
@@ -9,9 +12,10 @@ namespace icheck::probe {
 // Only files are read, except nvidia-smi -q (only where multi-node NVLink is in play), fi_info
 // and lspci (when the image has them) and one grep over /proc/*/cmdline.
 // The script's own text must not hold the worker pattern's match (its cmdline is grepped too):
-// the pattern is written `dynamo[.]`, which does not match itself.
-std::string_view node_platform_fragment() {
-  return R"ICHECK_SH(
+// the module prefix is written with `[.]`, which does not match itself.
+namespace {
+
+constexpr std::string_view kPlatformTemplate = R"ICHECK_SH(
 begin imex_channels
 if [ -d /dev/nvidia-caps-imex-channels ]; then
   for e in /dev/nvidia-caps-imex-channels/*; do [ -e "$e" ] && printf '%s\n' "${e##*/}"; done
@@ -125,7 +129,7 @@ file_section efa_peermem /sys/module/efa_nv_peermem/version
 begin kv_worker
 if command -v grep >/dev/null 2>&1; then
   seen=
-  for m in $(grep -a -o -E 'dynamo[.][a-z_]+' /proc/[0-9]*/cmdline 2>/dev/null); do
+  for m in $(grep -a -o -E '@@ENGINE_MODULES@@' /proc/[0-9]*/cmdline 2>/dev/null); do
     f=${m%%:*}
     p=${f#/proc/}
     p=${p%%/*}
@@ -146,6 +150,22 @@ else
   end kv_worker absent
 fi
 )ICHECK_SH";
+
+// "dynamo." -> "dynamo[.][a-z_]+": a backend module as the vocabulary names it (python3 -m
+// dynamo.vllm).
+std::string engine_module_pattern() {
+  std::string out;
+  for (char c : dynamo::kBackendModulePrefix)
+    out += c == '.' ? std::string("[.]") : std::string(1, c);
+  return out + "[a-z_]+";
+}
+
+} // namespace
+
+std::string_view node_platform_fragment() {
+  static const std::string fragment =
+      fill_env_patterns(kPlatformTemplate, "@@ENGINE_MODULES@@", engine_module_pattern());
+  return fragment;
 }
 
 } // namespace icheck::probe

@@ -1,5 +1,6 @@
 // `all`: pods meant to move KV over multi-node NVLink must share one NVLink domain (ClusterUUID
 // and CliqueId); a prefill and a decode in different domains cannot reach each other over it.
+#include "dynamo/role.hpp"
 #include "rules/cross_pod.hpp"
 #include "rules/nvlink_domain.hpp"
 
@@ -33,9 +34,9 @@ void add_nvlink_domain_findings(const std::vector<PodFacts>& pods,
     f.name = "nvlink domain";
     f.layer = report::Layer::nvlink;
     f.status = report::Status::fail;
-    f.detail = pods[i].role + " pod in " + domain + ", " + reference->role + " pod " +
-               reference->name + " in " + reference_domain +
-               ": KV cannot cross multi-node NVLink between them";
+    f.detail = std::string(dynamo::role_label(pods[i].role)) + " pod in " + domain + ", " +
+               std::string(dynamo::role_label(reference->role)) + " pod " + reference->name +
+               " in " + reference_domain + ": KV cannot cross multi-node NVLink between them";
     f.next = "schedule prefill and decode into one ComputeDomain (one NVL72 rack / clique), or "
              "give KV an RDMA "
              "transport (UCX_TLS with rc)";

@@ -1,7 +1,10 @@
 #include "fixture.hpp"
 #include "probe/node_probe.hpp"
+#include "probe/node_script.hpp"
 #include "probe/parsers.hpp"
 #include "probe/platform_parsers.hpp"
+#include "probe/sections.hpp"
+#include "run_shell.hpp"
 
 #include <doctest/doctest.h>
 #include <string>
@@ -177,4 +180,25 @@ TEST_CASE("imex channels and the KV worker's limits from the probe sections") {
   auto listing =
       parse_dev_listing(fixture("imex/dev-nvidia-imex-channel0-k8s-device-plugin985.txt"));
   CHECK(listing == std::vector<std::string>{"channel0"});
+}
+
+TEST_CASE("the platform sections run in every shell and the worker pattern cannot match the script "
+          "itself") {
+  const std::string script(node_probe_script());
+  CHECK(script.find("grep -a -o -E 'dynamo[.][a-z_]+'") != std::string::npos);
+  CHECK(script.find("dynamo.") == std::string::npos); // the probe's own cmdline is grepped too
+  for (std::string shell : {"dash", "busybox sh", "bash"}) {
+    CAPTURE(shell);
+    if (!icheck::test::shell_installed(shell))
+      continue;
+    auto out = split_sections(icheck::test::run_shell(shell, script));
+    CHECK(out.done);
+    for (const char* name :
+         {"imex_channels", "nvidia_gpus", "pci_links", "iommu", "lspci_acs", "kv_worker"}) {
+      CAPTURE(name);
+      const auto* s = out.find(name);
+      REQUIRE(s != nullptr);
+      CHECK(s->complete);
+    }
+  }
 }
