@@ -124,7 +124,7 @@ TEST_CASE("iommu: kernel command line settings, units, ACS from lspci (nccl #523
   CHECK(denied.acs_why_unknown.find("not root") != std::string::npos);
 }
 
-TEST_CASE("efa: sysfs says Unknown, ibv_devinfo says InfiniBand; the PCI vendor labels it EFA "
+TEST_CASE("efa: sysfs says Unknown, ibv_devinfo says InfiniBand, the PCI vendor labels it EFA "
           "(rdma-core #884)") {
   auto raw = fixture("efa/efa0-sysfs-link-layer-unknown-and-ibv-devinfo-rdma-core884.txt");
   auto sysfs_ll = after_prompt(raw, "cat /sys/class/infiniband/efa_0/ports/1/link_layer");

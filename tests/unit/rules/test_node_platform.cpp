@@ -71,7 +71,7 @@ TEST_CASE(
   CHECK(contains(imex.next, "resourceClaims"));
 }
 
-TEST_CASE("mnnvl: a fabric that did not register fails; unknown stays skipped; nothing intended, "
+TEST_CASE("mnnvl: a fabric that did not register fails, unknown stays skipped, nothing intended, "
           "nothing judged") {
   auto p = gb200(true);
   p.set("gpu_fabric", fixture("nvidia-smi-q/fabric-insufficient-resources-zero-uuid-azhpc506.txt"));
@@ -90,7 +90,7 @@ TEST_CASE("mnnvl: a fabric that did not register fails; unknown stays skipped; n
 }
 
 TEST_CASE(
-    "mnnvl, cross-pod: prefill and decode in different NVLink domains fail; one domain passes") {
+    "mnnvl, cross-pod: prefill and decode in different NVLink domains fail, one domain passes") {
   auto pre = gb200(true).facts();
   auto dec = gb200(true).facts();
   probe::NixlFacts n;
@@ -150,7 +150,7 @@ TEST_CASE("efa: an EFA device is labelled EFA, efa_nv_peermem is GPUDirect, fi_i
   CHECK_FALSE(none.required);
 }
 
-TEST_CASE("pcie: a GPU-facing NIC trained x8 of x16 warns with the numbers; all at maximum is ok") {
+TEST_CASE("pcie: a GPU-facing NIC trained x8 of x16 warns with the numbers, all at maximum is ok") {
   auto p = healthy_h100();
   p.set("pci_links", h100_pci());
   p.set("iommu", "cmdline BOOT_IMAGE=/boot/vmlinuz ro iommu=pt\nunit dmar0\nclass present\n");
@@ -185,7 +185,7 @@ TEST_CASE("pcie: GPU links from the resources #512 capture: narrower warns, an i
   CHECK_FALSE(idle.required);
 }
 
-TEST_CASE("iommu and acs: translation and ACS redirection warn; unreadable config space is "
+TEST_CASE("iommu and acs: translation and ACS redirection warn, unreadable config space is "
           "skipped, optional") {
   auto p = healthy_h100();
   p.set("pci_links", h100_pci("DMA-FQ"));

@@ -72,7 +72,7 @@ TEST_CASE("pairing: every pair on one node says RDMA is not exercised") {
 }
 
 TEST_CASE(
-    "pairing: a same-node pair of EFA pods says EFA is not tested; across nodes nothing is said") {
+    "pairing: a same-node pair of EFA pods says EFA is not tested, across nodes nothing is said") {
   auto p0 = pod("p", dynamo::Role::prefill, "p5-a", "10.0.1.5");
   auto d0 = pod("d", dynamo::Role::decode, "p5-a", "10.0.1.6");
   p0.nixl.tools.ucx_perftest = d0.nixl.tools.ucx_perftest = "/usr/local/ucx/bin/ucx_perftest";
