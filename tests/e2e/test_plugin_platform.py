@@ -8,7 +8,7 @@ import harness
 
 from harness import OK, WARN, FAIL, SKIP, VERDICT_RC  # noqa: E402
 
-IB = {"ports": OK, "devices": OK, "verbs": OK, "memlock": OK, "peer-memory": OK, "ucx gpudirect": OK, "gdrcopy": OK,
+IB = {"ports": OK, "adapter rate": OK, "devices": OK, "verbs": OK, "memlock": OK, "peer-memory": OK, "ucx gpudirect": OK, "gdrcopy": OK,
       "topology": OK, "links": OK, "UCX_NET_DEVICES": OK, "transports": OK, "version": OK}
 PCIE = dict(IB, **{"nic pcie": OK, "iommu": OK, "acs": SKIP})
 MNNVL = dict(IB, **{"multi-node nvlink": OK, "UCX_NET_DEVICES": SKIP, "imex channel": OK, "gpu fabric": OK})
