@@ -38,9 +38,14 @@ const probe::IbDevice* rdma_device(const NodeView& v, const std::string& name) {
   return nullptr;
 }
 
-std::string full_speed(const std::vector<const PciLink*>& links) {
+// "8 GPU-facing NICs at their maximum PCIe link (x16 32 GT/s)": the ok line of either kind.
+report::Finding at_maximum(Layer layer, const char* name, const std::string& what,
+                           const std::vector<const PciLink*>& links) {
+  bool one = links.size() == 1;
   const auto* l = links.front();
-  return "x" + std::to_string(*l->width) + " " + gen(l->speed_gts);
+  return finding(layer, name, Status::ok,
+                 std::to_string(links.size()) + " " + what + (one ? " at its" : "s at their") +
+                     " maximum PCIe link (x" + std::to_string(*l->width) + " " + gen(l->speed_gts) + ")");
 }
 
 std::optional<report::Finding> nic_links(const NodeView& v) {
@@ -61,13 +66,8 @@ std::optional<report::Finding> nic_links(const NodeView& v) {
                    "NIC PCIe link trained below its maximum: " + join(low, "; ") +
                        " (caps RDMA bandwidth)",
                    "on the node: lspci -vvv -s <address> | grep -E 'LnkCap|LnkSta'; reseat the "
-                   "card or check the "
-                   "slot/riser and BIOS PCIe settings");
-  return finding(Layer::fabric, "nic pcie", Status::ok,
-                 std::to_string(judged.size()) + " GPU-facing NIC" +
-                     (judged.size() == 1 ? "" : "s") +
-                     (judged.size() == 1 ? " at its" : " at their") + " maximum PCIe link (" +
-                     full_speed(judged) + ")");
+                   "card or check the slot/riser and BIOS PCIe settings");
+  return at_maximum(Layer::fabric, "nic pcie", "GPU-facing NIC", judged);
 }
 
 const char* gpu_pcie_next =
@@ -98,10 +98,7 @@ std::optional<report::Finding> gpu_links(const NodeView& v) {
                    "GPU PCIe speed below its maximum: " + join(slow_ones, "; ") +
                        " (normal while the GPU idles; a problem if it stays so under load)",
                    gpu_pcie_next, false);
-  return finding(Layer::gpudirect, "gpu pcie", Status::ok,
-                 std::to_string(gpus.size()) + " GPU" + (gpus.size() == 1 ? "" : "s") +
-                     (gpus.size() == 1 ? " at its" : " at their") + " maximum PCIe link (" +
-                     full_speed(gpus) + ")");
+  return at_maximum(Layer::gpudirect, "gpu pcie", "GPU", gpus);
 }
 
 const char* iommu_next =
