@@ -1,10 +1,11 @@
 // node_facts_json: the typed facts of one target for `-o json|yaml` (camelCase, stable keys).
-#include <boost/json.hpp>
-
 #include "probe/parsers.hpp"
 #include "rules/node.hpp"
 #include "rules/node_view.hpp"
+#include "rules/platform_json.hpp"
 #include "rules/ucx_view.hpp"
+
+#include <boost/json.hpp>
 
 namespace icheck::rules {
 namespace {
@@ -91,9 +92,11 @@ boost::json::object node_facts_json(const probe::NodeFacts& f) {
       {"devInfiniband", std::move(dev)},
       {"memlock", memlock_json(f.memlock)},
       {"capIpcLock", f.cap_ipc_lock ? json::value(*f.cap_ipc_lock) : json::value(nullptr)},
-      {"peerMemory", json::object{{"nvMemVersion", pm.nv_mem_version ? json::value(*pm.nv_mem_version) : json::value(nullptr)},
-                                  {"nvidiaPeermem", pm.nvidia_peermem},
-                                  {"nvPeerMem", pm.nv_peer_mem}}},
+      {"peerMemory",
+       json::object{{"nvMemVersion",
+                     pm.nv_mem_version ? json::value(*pm.nv_mem_version) : json::value(nullptr)},
+                    {"nvidiaPeermem", pm.nvidia_peermem},
+                    {"nvPeerMem", pm.nv_peer_mem}}},
       {"nvidiaDriver", json::object{{"version", f.nvidia_driver.version},
                                     {"openKernelModule", f.nvidia_driver.open_kernel_module}}},
       {"gdrcopy", json::object{{"devGdrdrv", g.dev_gdrdrv},
@@ -102,6 +105,7 @@ boost::json::object node_facts_json(const probe::NodeFacts& f) {
       {"gpus", gpus_json(f.gpus)},
       {"ucx", ucx_json(f)},
       {"transportEnv", env_json(f.transport_env)},
+      {"platform", platform_facts_json(f.platform)},
   };
 }
 

@@ -57,6 +57,10 @@ TEST_CASE("mnnvl: a GB200 worker with an IMEX channel and a registered fabric is
                        "UCX_CUDA_IPC_ENABLE_MNNVL=y)");
   auto fabric = find(fs, "gpu fabric");
   CHECK(fabric.status == Status::ok);
+  auto j = rules::node_facts_json(gb200(true).facts()).at("platform").as_object();
+  CHECK(j.at("imexChannels").as_array().size() == 1);
+  CHECK(j.at("gpuFabric").at("gpus").as_array()[0].at("cliqueId").as_string() == "32766");
+  CHECK(j.at("gpuFabric").at("gpus").as_array()[0].at("registered").as_bool());
   CHECK(
       fabric.detail ==
       "2 GPUs joined the NVLink fabric: cluster 6a130f54-faaa-4b8f-847f-be44ab70f917 clique 32766");
