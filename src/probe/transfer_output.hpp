@@ -12,8 +12,13 @@ namespace icheck::probe {
 enum class TransferFailureKind {
   none,
   etcd,                // nixlbench's etcd runtime: barrier timeout, unreachable or bad URI
+  no_peer,             // nixlbench's ASIO runtime never reached its peer (connect timeout)
+  stalled,             // the peer stopped answering after they connected (ASIO receive timeout)
   connection_refused,  // the listening side was not there (or was not reachable)
-  unsupported_memory,  // GPU memory not supported / could not be registered
+  backend_missing,     // NIXL could not load or create the backend (plugin or its UCX missing)
+  unreachable,         // UCX: "Destination is unreachable" (no transport reaches the peer)
+  verbs,               // an ibv_* call or a memory registration failed
+  unsupported_memory,  // UCX: GPU memory type not supported (UCX without CUDA)
   assertion,           // a UCX/NIXL assertion failed
   crash,               // segmentation fault, abort, core dump
   nixl_error,          // NIXL_ERR_* raised
@@ -30,6 +35,14 @@ std::string_view to_string(TransferFailureKind k);
 
 // The first failure a tool's combined output shows, by the most specific kind first.
 TransferFailure detect_transfer_failure(std::string_view output);
+
+// The two sides reached each other: a listener accepted (ucx_perftest's "Accepted connection"),
+// an initiator printed its results header (ucx_perftest prints it once its side channel is up),
+// or nixlbench passed its first barrier ("All processes are ready to proceed").
+bool shows_connected(std::string_view output);
+
+// The last `n` non-blank lines, joined by " | ", each trimmed: what an unknown failure said.
+std::string last_lines(std::string_view output, std::size_t n);
 
 struct NixlbenchRow {
   long long block_size = 0;  // bytes
