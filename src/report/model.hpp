@@ -27,7 +27,7 @@ struct Finding {
   // Optional checks (GDRCopy, informational listings) are shown but never make a
   // verdict worse than surface-ok.
   bool required = true;
-  // A pairwise transfer test that ran: the strongest evidence (verdict `confirmed`).
+  // A pairwise transfer test's result: `confirmed` needs every one of them ok.
   bool is_transfer = false;
 };
 
@@ -68,6 +68,8 @@ struct Report {
   std::vector<std::string> limitations;  // mode-level limitations (e.g. aggregated deployment)
   std::vector<std::string> errors;       // inputs that could not be checked (bad files, ...)
   std::vector<std::string> next;         // mode-level next commands (e.g. the transfer test)
+  // Where transfer tests ran: the slowest or failing pair and its nodes, added to the verdict.
+  std::string transfer_summary;
   // True when the checks can never prove the transport (e.g. an aggregated deployment):
   // the verdict is then never better than surface-ok.
   bool transport_not_exercised = false;

@@ -117,15 +117,19 @@ void collect_next(const Report& report, Verdict& v, Status s) {
   }
 }
 
+// Every pairwise transfer that was asked for passed (and at least one ran): one slow or
+// skipped pair among several keeps the verdict from `confirmed`.
 bool transfer_passed(const Report& report) {
+  bool passed = false;
   for (const auto& t : report.targets) {
     for (const auto& f : t.findings) {
-      if (f.is_transfer && f.status == Status::ok) {
-        return true;
+      if (f.is_transfer && f.required && f.status != Status::ok) {
+        return false;
       }
+      passed = passed || (f.is_transfer && f.status == Status::ok);
     }
   }
-  return false;
+  return passed;
 }
 
 Verdict decide_from_findings(const Report& report) {
@@ -174,6 +178,9 @@ Verdict decide_from_findings(const Report& report) {
 
 Verdict decide(const Report& report) {
   Verdict v = decide_from_findings(report);
+  if (!report.transfer_summary.empty() && v.status != VerdictStatus::error) {
+    v.summary += "; " + report.transfer_summary;
+  }
   if (!report.interrupted.empty()) {
     if (v.status == VerdictStatus::confirmed || v.status == VerdictStatus::surface_ok) {
       v.status = VerdictStatus::unconfirmed;

@@ -89,6 +89,22 @@ TEST_CASE("a passing transfer confirms, even with a skipped surface check") {
   }
 }
 
+TEST_CASE("one slow pair among passing ones is not confirmed, and the verdict names it") {
+  auto r = two_pods(Status::ok);
+  auto fast = finding("transfer", Layer::nixl, Status::ok, "42 GB/s");
+  fast.is_transfer = true;
+  auto slow = finding("transfer", Layer::nixl, Status::warn, "12 GB/s: below half of line rate");
+  slow.is_transfer = true;
+  r.targets[0].findings.push_back(fast);
+  r.targets[1].findings.push_back(slow);
+  r.transfer_summary = "slowest pair: p-0 (node a) -> d-0 (node b), 12.0 GB/s";
+  const auto v = decide(r);
+  CHECK(v.status == VerdictStatus::unconfirmed);
+  CHECK(v.summary.ends_with("; slowest pair: p-0 (node a) -> d-0 (node b), 12.0 GB/s"));
+  r.targets[1].findings.back().status = Status::ok;
+  CHECK(decide(r).status == VerdictStatus::confirmed);
+}
+
 TEST_CASE("a failed transfer still blocks") {
   auto r = two_pods(Status::ok);
   auto t = finding("transfer", Layer::nixl, Status::fail, "1.1 GB/s: TCP");

@@ -1,8 +1,11 @@
 #include <doctest/doctest.h>
 
+
+#include "../probe/fixture.hpp"
 #include "rules/transfer_rules.hpp"
 
 using namespace icheck;
+using report::Layer;
 using report::Status;
 
 namespace {
@@ -13,13 +16,32 @@ std::string bench_table(const char* gbs) {
                      "67108864            1              ") + gbs + "       3.1\n";
 }
 
+rules::SideOutput side(std::string out, int exit_code = 0) {
+  rules::SideOutput s;
+  s.ran = true;
+  s.exit_code = exit_code;
+  s.out = std::move(out);
+  return s;
+}
+
 rules::TransferOutcome outcome(std::string out) {
   rules::TransferOutcome o;
   o.tool = rules::TestTool::nixlbench_asio;
   o.prefill = "p";
   o.decode = "d";
-  o.listener = {true, 0, false, std::move(out), "", ""};
-  o.initiator = {true, 0, false, "", "", ""};
+  o.listener = side(std::move(out));
+  o.initiator = side("");
+  return o;
+}
+
+// A real failure output on one side (the other side ended at the remote `timeout`).
+rules::TransferOutcome failed_with(const char* fixture, bool on_listener, rules::TestTool tool) {
+  auto o = outcome("");
+  o.tool = tool;
+  auto& failing = on_listener ? o.listener : o.initiator;
+  auto& other = on_listener ? o.initiator : o.listener;
+  failing = side(probe::test::fixture(std::string("transfer/") + fixture), 1);
+  other = side("", 124);
   return o;
 }
 
@@ -29,23 +51,29 @@ TEST_CASE("transfer: >= 50 % of line rate is ok and counts as a transfer") {
   auto f = rules::judge_transfer(outcome(bench_table("45.2")), 400.0);  // 50 GB/s line
   CHECK(f.status == Status::ok);
   CHECK(f.is_transfer);
-  CHECK(f.layer == report::Layer::nixl);
-  CHECK(f.detail == "nixlbench (ASIO) p <-> d: 45.2 GB/s (90 % of 50.0 GB/s line rate)");
+  CHECK(f.layer == Layer::nixl);
+  CHECK(f.detail == "nixlbench (ASIO) p -> d: 45.2 GB/s (90 % of 50.0 GB/s line rate)");
+  auto named = outcome(bench_table("45.2"));
+  named.prefill_node = "gpu-a";
+  named.decode_node = "gpu-b";
+  CHECK(rules::judge_transfer(named, 400.0).detail ==
+        "nixlbench (ASIO) p (node gpu-a) -> d (node gpu-b): 45.2 GB/s (90 % of 50.0 GB/s line rate)");
 }
 
 TEST_CASE("transfer: above one port's line rate says what carried it") {
-  auto f = rules::judge_transfer(outcome(bench_table("84.5")), 400.0);
+  auto f = rules::judge_transfer(outcome(bench_table("84.5")), rules::PairRates{400.0, 3200.0});
   CHECK(f.status == Status::ok);
-  CHECK(f.detail == "nixlbench (ASIO) p <-> d: 84.5 GB/s (169 % of 50.0 GB/s line rate of one port: "
+  CHECK(rules::judge_transfer(outcome(bench_table("84.5")), 400.0).status == Status::warn);  // sum unknown
+  CHECK(f.detail == "nixlbench (ASIO) p -> d: 84.5 GB/s (169 % of 50.0 GB/s line rate of one port: "
                     "several rails or NVLink carried it)");
   CHECK(rules::judge_transfer(outcome(bench_table("52.0")), 400.0).detail ==
-        "nixlbench (ASIO) p <-> d: 52.0 GB/s (104 % of 50.0 GB/s line rate)");
+        "nixlbench (ASIO) p -> d: 52.0 GB/s (104 % of 50.0 GB/s line rate)");
 }
 
 TEST_CASE("transfer: between TCP class and half line rate warns") {
   auto f = rules::judge_transfer(outcome(bench_table("12.0")), 400.0);
   CHECK(f.status == Status::warn);
-  CHECK_FALSE(f.is_transfer);
+  CHECK(f.is_transfer);
 }
 
 TEST_CASE("transfer: below 3 GB/s fails as TCP fallback") {
@@ -61,29 +89,131 @@ TEST_CASE("transfer: one node or unknown line rate is at most a warning") {
   CHECK(rules::judge_transfer(o, 400.0).status == Status::warn);
 }
 
-TEST_CASE("transfer: a test that did not start or finish is skipped with its error") {
-  auto o = outcome("");
-  o.initiator.timed_out = true;
-  o.initiator.exit_code = -1;
-  auto t = rules::judge_transfer(o, 400.0);
-  CHECK(t.status == Status::skipped);
-  CHECK(t.detail == "transfer test did not complete: prefill side did not finish within 60 s");
+TEST_CASE("transfer: a figure above what the pair's ports carry is implausible, never ok") {
+  // two 400 Gb/s KV ports on the smaller side carry 100 GB/s together
+  auto f = rules::judge_transfer(outcome(bench_table("180.0")), rules::PairRates{400.0, 800.0});
+  CHECK(f.status == Status::warn);
+  CHECK(f.detail == "implausible figure: nixlbench (ASIO) p -> d: 180.0 GB/s is more than the pair's KV "
+                    "ports carry (100.0 GB/s together)");
+  auto huge = rules::judge_transfer(outcome(bench_table("1e38")), rules::PairRates{400.0, 800.0});
+  CHECK(huge.status == Status::warn);
+  CHECK(huge.detail.find("(-") == std::string::npos);
+  // without the sum, a huge figure still prints no negative percentage
+  auto unbounded = rules::judge_transfer(outcome(bench_table("1e38")), 400.0);
+  CHECK(unbounded.status == Status::warn);
+  CHECK(unbounded.detail.find("> 1000000 %") != std::string::npos);
+  CHECK(unbounded.detail.find("(-") == std::string::npos);
+  for (const char* bad : {"0", "-5.0", "nan", "inf"}) {
+    CAPTURE(bad);
+    auto g = rules::judge_transfer(outcome(bench_table(bad)), rules::PairRates{400.0, 800.0});
+    CHECK(g.status == Status::warn);
+    CHECK(g.detail.starts_with("implausible figure"));
+  }
+  CHECK(rules::judge_transfer(outcome(bench_table("45.2")), rules::PairRates{400.0, 800.0}).status == Status::ok);
+}
+
+TEST_CASE("transfer: each error class fails at the layer it names, with its line") {
+  using T = rules::TestTool;
+  struct Case {
+    const char* fixture;
+    bool on_listener;
+    T tool;
+    Layer layer;
+    const char* says;
+  };
+  const Case cases[] = {
+      {"ucx_perftest/fail-client-destination-unreachable-bond-partial-ucx10738.txt", false, T::ucx_perftest,
+       Layer::ucx, "destination unreachable: prefill side: [1750835683.514002]"},
+      {"nixlbench/fail-create-backend-ucx-not-found-etcd-nixl1561.txt", true, T::nixlbench_asio, Layer::nixl,
+       "NIXL backend missing: decode side: E0421 11:56:59.774282  709103 nixl_agent.cpp:259] getPluginParams"},
+      {"nixl_test/python-api-test-create-backend-nixl-err-backend-nixl96.txt", false, T::nixl_test, Layer::nixl,
+       "NIXL error: prefill side: nixl._bindings.nixlBackendError: NIXL_ERR_BACKEND"},
+      {"ucx_perftest/fail-server-ud-create-ah-address-not-valid-ucx9953.txt", true, T::ucx_perftest,
+       Layer::rdma_access, "verbs call failed: decode side: [1718224849.578624]"},
+      {"nixl_worker/ibv-create-ah-ud-timeout-nixl-err-backend-partial-dynamo814.txt", false, T::nixlbench_asio,
+       Layer::rdma_access, "verbs call failed: prefill side: [1745563465.856286]"},
+      {"nixl_test/nixl-test-cpp-target-ucx-module-load-errors-partial-nixl299.txt", true, T::nixl_test, Layer::ucx,
+       "UCX error: decode side: [1747186205.897557]"},
+      {"nixlbench/fail-ucx-mt-assertion-proto-select-num-threads-4-partial-nixl636.txt", false, T::nixlbench_asio,
+       Layer::ucx, "assertion failed: prefill side:"},
+      {"ucx_perftest/fail-unsupported-memory-type-cuda-managed-jenkins-old-format-ucx-pr4418.txt", false,
+       T::ucx_perftest, Layer::ucx, "unsupported memory type: prefill side:"},
+  };
+  for (const auto& c : cases) {
+    const std::string file = c.fixture;
+    CAPTURE(file);
+    auto f = rules::judge_transfer(failed_with(c.fixture, c.on_listener, c.tool), 400.0);
+    CHECK(f.status == Status::fail);
+    CHECK(f.layer == c.layer);
+    CHECK(f.is_transfer);
+    CHECK(f.detail.find(c.says) != std::string::npos);
+  }
+}
+
+TEST_CASE("transfer: connection refused fails only once the listener was up") {
+  const char* refused = "ucx_perftest/fail-client-connect-refused-rte-transport-ucx9908.txt";
+  auto up = failed_with(refused, false, rules::TestTool::ucx_perftest);
+  up.listener = side("Waiting for connection...\n", 124);  // the server listened until its timeout
+  auto f = rules::judge_transfer(up, 400.0);
+  CHECK(f.status == Status::fail);
+  CHECK(f.layer == Layer::ucx);
+  CHECK(f.detail.find("connection refused: prefill side: perftest.c:430  UCX  ERROR client failed.") !=
+        std::string::npos);
+  auto down = up;
+  down.listener = side("", 127);  // the server never ran
+  down.listener.err = "sh: ucx_perftest: not found";
+  auto s = rules::judge_transfer(down, 400.0);
+  CHECK(s.status == Status::skipped);
+  CHECK(s.detail.starts_with("transfer test did not connect: the decode side was not listening"));
+}
+
+TEST_CASE("transfer: connected and then no result before the deadline fails, with the causes") {
+  auto o = outcome("Waiting for connection...\nAccepted connection from 10.0.0.1:58400\n");
+  o.tool = rules::TestTool::ucx_perftest;
+  o.listener.exit_code = 124;
+  o.initiator = side("", 124);
+  auto f = rules::judge_transfer(o, 400.0);
+  CHECK(f.status == Status::fail);
+  CHECK(f.layer == Layer::nixl);
+  CHECK(f.detail == "ucx_perftest p -> d connected, then no result within 60 s: data did not move: "
+                    "typical of PCIe ACS/IOMMU blocking GPUDirect P2P, or a RoCE GID/route problem "
+                    "(UCX_IB_GID_INDEX, UCX_IB_ADDR_TYPE)");
+  // nixlbench's first barrier passed, then the ASIO runtime timed out waiting for the peer
+  // (synthetic: libstdc++'s uncaught-exception lines around the ASIO runtime's error text)
+  auto b = outcome("All processes are ready to proceed\nterminate called after throwing an instance of "
+                   "'std::runtime_error'\n  what():  ASIO Receive timeout\n");
+  b.listener.exit_code = 134;
+  CHECK(rules::judge_transfer(b, 400.0).status == Status::fail);
+}
+
+TEST_CASE("transfer: never connected is skipped with why") {
+  auto o = outcome("ASIO runtime bind/listen error -- using connect() instead\n");
+  o.listener.exit_code = 124;
+  o.initiator = side("", 124);
+  auto f = rules::judge_transfer(o, 400.0);
+  CHECK(f.status == Status::skipped);
+  CHECK(f.detail == "transfer test never connected within 60 s (last line: ASIO runtime bind/listen error -- "
+                    "using connect() instead)");
   auto e = outcome("Failed to synchronize at start barrier\n");
   e.listener.exit_code = 1;
   CHECK(rules::judge_transfer(e, 400.0).detail ==
-        "transfer test did not complete: decode side: etcd: Failed to synchronize at start barrier");
-  auto k = outcome("");
-  k.initiator = {true, 1, false, "", "error: unable to upgrade connection: container not found (\"main\")\nmore", ""};
-  CHECK(rules::judge_transfer(k, 400.0).detail ==
-        "transfer test did not complete: prefill side exited 1: error: unable to upgrade connection: container not found (\"main\")");
-  auto b = outcome("");  // busybox `timeout` in the pod: the command dies of its SIGTERM
-  b.listener.exit_code = 143;
-  CHECK(rules::judge_transfer(b, 400.0).detail ==
-        "transfer test did not complete: decode side did not finish within 60 s (ended by SIGTERM, exit 143)");
+        "transfer test did not complete: decode side: Failed to synchronize at start barrier");
   auto n = outcome("");
   n.listener.ran = false;
-  n.listener.start_error = "kubectl not found";
+  n.listener.start_error = "container \"main\" not found in pod \"d\"";
+  CHECK(rules::judge_transfer(n, 400.0).detail == "decode side did not start: container \"main\" not found in pod \"d\"");
   CHECK(rules::judge_transfer(n, 400.0).status == Status::skipped);
+}
+
+TEST_CASE("transfer: unknown output with a non-zero exit fails with its last lines, never ok") {
+  auto o = outcome("");
+  o.initiator = side("step one\nstep two\n\nstep three\nsomething odd happened\n", 3);
+  auto f = rules::judge_transfer(o, 400.0);
+  CHECK(f.status == Status::fail);
+  CHECK(f.layer == Layer::nixl);
+  CHECK(f.detail == "nixlbench (ASIO) p -> d: prefill side exited 3: step two | step three | something odd happened");
+  auto clean = outcome("nothing to see\n");  // exit 0, no figure: not ok either
+  CHECK(rules::judge_transfer(clean, 400.0).status == Status::skipped);
 }
 
 TEST_CASE("transfer: ucx_perftest MB/s from the client, converted") {
@@ -93,15 +223,15 @@ TEST_CASE("transfer: ucx_perftest MB/s from the client, converted") {
       "| bandwidth (MB/s) |\nFinal:   100   0.2  10.0  10.0   24000.00   23000.00   5   5\n";
   auto f = rules::judge_transfer(o, 200.0);  // 25 GB/s line
   CHECK(f.status == Status::ok);
-  CHECK(f.detail == "ucx_perftest p <-> d: 23.0 GB/s (92 % of 25.0 GB/s line rate)");
+  CHECK(f.detail == "ucx_perftest p -> d: 23.0 GB/s (92 % of 25.0 GB/s line rate)");
 }
 
-TEST_CASE("transfer: nixl_test passing is ok but not line-rate evidence") {
+TEST_CASE("transfer: nixl_test passing warns: host memory only, not line-rate evidence") {
   auto o = outcome("");
   o.tool = rules::TestTool::nixl_test;
   auto f = rules::judge_transfer(o, 400.0);
-  CHECK(f.status == Status::ok);
-  CHECK_FALSE(f.is_transfer);
+  CHECK(f.status == Status::warn);
+  CHECK(f.detail == "nixl_test p -> d passed with host memory only: GPUDirect and bandwidth not tested");
 }
 
 TEST_CASE("transfer: line rate is the slowest Active traffic port") {
@@ -128,6 +258,7 @@ TEST_CASE("transfer: line rate is the slowest Active traffic port") {
   c.ports[0].state = probe::PortState::down;
   facts.sysfs_devices = {a, b, c};
   CHECK(rules::kv_line_rate_gbps(facts, {}) == 200.0);
+  CHECK(rules::kv_ports_sum_gbps(facts, {}) == 600.0);
   CHECK_FALSE(rules::kv_line_rate_gbps(probe::NodeFacts{}, {}));
 }
 
