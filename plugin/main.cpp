@@ -105,6 +105,13 @@ void add_output_flags(CLI::App& app, OutputFlags& out) {
 void add_transfer_flags(CLI::App* mode, icheck::check::Options& o, std::string& transfer_timeout) {
   mode->add_flag("--transfer", o.transfer, "Run the pairwise transfer test (loads the fabric)");
   mode->add_option("--pair", o.pair, "PREFILL_POD,DECODE_POD for --transfer");
+  mode->add_option("--pairs", o.pairs,
+                   "Which pairs --transfer tests: cover (every node once, the default) or all "
+                   "(every prefill node x decode node)")
+      ->check(CLI::IsMember({"cover", "all"}));
+  mode->add_option("--test-image", o.test_image,
+                   "Image with nixlbench or ucx_perftest for the kubectl debug commands printed "
+                   "when the pods' own image has none");
   mode->add_option("--transfer-timeout", transfer_timeout, "Limit of each side of the test");
 }
 

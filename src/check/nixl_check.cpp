@@ -7,6 +7,7 @@
 #include "rules/transfer_rules.hpp"
 
 #include <algorithm>
+#include <cstdio>
 
 namespace icheck::check {
 namespace {
@@ -29,51 +30,170 @@ ProbedPod* find(PodRun& run, const std::string& name) {
   return it == run.probed.end() ? nullptr : &*it;
 }
 
-// The slower of the two sides' KV-carrying ports: the transfer cannot beat it.
-std::optional<double> pair_line_rate(PodRun& run, const rules::TransferPlan& plan) {
-  std::optional<double> rate;
+rules::NodeContext node_context(const PodRun& run) {
+  rules::NodeContext context;
+  context.disagg = run.disagg;
+  return context;
+}
+
+// What the pair's KV ports carry: the slower side's slowest port, the smaller side's sum.
+rules::PairRates pair_rates(PodRun& run, const rules::TransferPlan& plan) {
+  rules::PairRates rates;
   for (const auto& name : {plan.prefill, plan.decode}) {
-    if (const auto* p = find(run, name); p && p->parsed) {
-      rules::NodeContext context;
-      context.disagg = run.disagg;
-      if (auto r = rules::kv_line_rate_gbps(p->node, context)) {
-        rate = rate ? std::min(*rate, *r) : *r;
-      }
-    }
+    const auto* p = find(run, name);
+    if (!p || !p->parsed) continue;
+    if (auto r = rules::kv_line_rate_gbps(p->node, node_context(run)))
+      rates.port_gbps = rates.port_gbps ? std::min(*rates.port_gbps, *r) : *r;
+    if (auto r = rules::kv_ports_sum_gbps(p->node, node_context(run)))
+      rates.sum_gbps = rates.sum_gbps ? std::min(*rates.sum_gbps, *r) : *r;
   }
-  return rate;
+  return rates;
 }
 
-void say_plan(const rules::TransferPlan& plan, report::Report& report) {
-  if (!plan.found) {
-    report.limitations.push_back("no transfer test possible: " + plan.why_not);
-    return;
-  }
-  for (const auto& note : {plan.node_note, plan.backend_note, plan.tool_note}) {
-    if (!note.empty()) {
-      report.limitations.push_back(note);
-    }
-  }
-  if (plan.tool == rules::TestTool::none) {
-    return;
-  }
-  report.next.push_back(plan.listener_command());
-  report.next.push_back(plan.initiator_command());
-}
-
-void run_and_judge(PodRun& run, const rules::TransferPlan& plan, report::Report& report) {
-  auto finding = rules::judge_transfer(run_transfer(plan), pair_line_rate(run, plan));
-  if (finding.status == report::Status::skipped) {
-    // The same commands, by hand, show where the test stops (each in its own terminal).
-    finding.next = "run the two commands below by hand to see where the test stops";
+void say_commands(const rules::TransferPlan& plan, report::Report& report) {
+  if (plan.tool != rules::TestTool::none) {
     report.next.push_back(plan.listener_command());
     report.next.push_back(plan.initiator_command());
   }
-  if (auto* prefill = find(run, plan.prefill)) {
-    prefill->target.findings.push_back(std::move(finding));
-  } else {
-    report.errors.push_back("transfer: " + finding.detail);
+}
+
+void say_debug_commands(const rules::TransferPlan& plan, report::Report& report) {
+  if (plan.debug_listener_argv.empty()) return;
+  report.limitations.push_back("pair to test: " + plan.pair_line() + "; " + plan.debug_note);
+  report.next.push_back(plan.debug_listener_command());
+  report.next.push_back(plan.debug_initiator_command());
+}
+
+void say_plan(const rules::TransferPlan& plan, report::Report& report) {
+  for (const auto& note : {plan.node_note, plan.backend_note, plan.tool_note}) {
+    if (!note.empty()) report.limitations.push_back(note);
   }
+  if (plan.runnable) say_commands(plan, report);
+  else say_debug_commands(plan, report);
+}
+
+// --transfer was asked for and this pair cannot run: its pods say so (required, so the verdict
+// is never surface-ok or confirmed), with what is missing and the next command.
+report::Finding not_runnable(const std::string& why, const std::string& next) {
+  report::Finding f;
+  f.name = "transfer";
+  f.layer = report::Layer::nixl;
+  f.status = report::Status::skipped;
+  f.detail = "--transfer asked, but no test can run: " + why;
+  f.next = next;
+  f.is_transfer = true;
+  return f;
+}
+
+void add_to_pods(PodRun& run, const rules::TransferPlan& plan, const report::Finding& f) {
+  for (const auto& name : {plan.prefill, plan.decode}) {
+    if (auto* p = find(run, name)) p->target.findings.push_back(f);
+  }
+}
+
+std::string why_not_runnable(const rules::TransferPlan& plan) {
+  return plan.tool_note + " (" + plan.pair_line() + ")";
+}
+
+// The slowest pair with a figure, or the first that failed: added to the verdict line.
+std::string transfer_summary(const std::vector<rules::TransferPlan>& plans,
+                             const std::vector<rules::TransferOutcome>& outcomes,
+                             const std::vector<report::Finding>& findings) {
+  std::optional<std::size_t> slowest;
+  for (std::size_t i = 0; i < plans.size(); ++i) {
+    if (findings[i].status == report::Status::fail || findings[i].status == report::Status::skipped)
+      return "failing pair: " + plans[i].pair_line();
+    auto v = rules::transfer_gbps(outcomes[i]);
+    if (v && (!slowest || *v < *rules::transfer_gbps(outcomes[*slowest]))) slowest = i;
+  }
+  if (!slowest) return {};
+  char gbs[32];
+  std::snprintf(gbs, sizeof gbs, "%.1f GB/s", *rules::transfer_gbps(outcomes[*slowest]));
+  return "slowest pair" + std::string(plans.size() > 1 ? " of " + std::to_string(plans.size()) : "") +
+         ": " + plans[*slowest].pair_line() + ", " + gbs;
+}
+
+void run_and_judge(PodRun& run, const std::vector<rules::TransferPlan>& plans, report::Report& report) {
+  const auto outcomes = run_transfers(plans);
+  std::vector<report::Finding> findings;
+  for (std::size_t i = 0; i < plans.size(); ++i) {
+    auto finding = rules::judge_transfer(outcomes[i], pair_rates(run, plans[i]));
+    if (finding.status != report::Status::ok) {
+      // The same commands, by hand, show where the test stops (each in its own terminal).
+      finding.next = "run the two commands below by hand to see where the test stops";
+      say_commands(plans[i], report);
+    }
+    add_to_pods(run, plans[i], finding);
+    findings.push_back(std::move(finding));
+  }
+  report.transfer_summary = transfer_summary(plans, outcomes, findings);
+}
+
+// Pods in no tested pair: their table says which test covered their node (not judged).
+void say_untested(PodRun& run, const std::vector<rules::TransferPlan>& plans) {
+  for (auto& p : run.probed) {
+    const auto& pod = p.probe.pod;
+    if (!p.parsed || (pod.role != "prefill" && pod.role != "decode")) continue;
+    auto in = [&](const rules::TransferPlan& plan) { return plan.prefill == pod.name || plan.decode == pod.name; };
+    if (std::any_of(plans.begin(), plans.end(), in)) continue;
+    auto on_node = std::find_if(plans.begin(), plans.end(), [&](const rules::TransferPlan& plan) {
+      return plan.prefill_node == pod.node || plan.decode_node == pod.node;
+    });
+    report::Finding f;
+    f.name = "transfer";
+    f.layer = report::Layer::nixl;
+    f.status = report::Status::skipped;
+    f.required = false;
+    f.detail = on_node == plans.end() ? "not in a tested pair"
+                                      : "not tested itself: its node " + pod.node + " was, in " + on_node->pair_line();
+    p.target.findings.push_back(std::move(f));
+  }
+}
+
+void transfer(PodRun& run, const Options& options, report::Report& report, rules::PairingOptions pairing) {
+  const auto planned = rules::plan_transfers(candidates(run), pairing);
+  for (const auto& note : planned.notes) report.limitations.push_back(note);
+  if (planned.plans.empty()) {
+    report.limitations.push_back("no transfer test possible: " + planned.why_not);
+    if (options.transfer) {
+      for (auto& p : run.probed) {
+        if (p.parsed) p.target.findings.push_back(not_runnable(planned.why_not, {}));
+      }
+    }
+    return;
+  }
+  std::vector<rules::TransferPlan> runnable;
+  for (const auto& plan : planned.plans) {
+    if (plan.runnable) {
+      runnable.push_back(plan);
+      continue;
+    }
+    say_plan(plan, report);
+    if (options.transfer) {
+      auto next = plan.debug_listener_argv.empty() ? std::string() : plan.debug_listener_command();
+      add_to_pods(run, plan, not_runnable(why_not_runnable(plan), next));
+    }
+  }
+  if (!options.transfer) {
+    if (!runnable.empty()) {
+      say_plan(runnable.front(), report);
+      report.limitations.push_back(
+          "no transfer was exercised: add --transfer to run " +
+          (planned.plans.size() > 1 ? std::to_string(planned.plans.size()) + " pairs that cover every node"
+                                    : std::string("the next commands")) +
+          " (loads the fabric for seconds, needs GPUs on both sides)");
+    } else {
+      report.limitations.push_back("no transfer was exercised");
+    }
+    return;
+  }
+  for (const auto& plan : runnable) {
+    for (const auto& note : {plan.node_note, plan.backend_note}) {
+      if (!note.empty()) report.limitations.push_back(note);
+    }
+  }
+  if (!runnable.empty()) run_and_judge(run, runnable, report);
+  say_untested(run, planned.plans);
 }
 
 boost::json::object nixl_facts_json(const probe::NixlFacts& f) {
@@ -135,6 +255,8 @@ void judge_nixl_pods(PodRun& run, const Options& options, report::Report& report
   rules::PairingOptions pairing;
   pairing.kubectl_base = run.session.base;
   pairing.timeout_s = static_cast<int>(options.transfer_timeout.count() / 1000);
+  pairing.mode = options.pairs == "all" ? rules::PairMode::all : rules::PairMode::cover;
+  pairing.test_image = options.test_image;
   if (!options.pair.empty()) {
     auto pair = rules::parse_pair(options.pair);
     if (!pair) {
@@ -143,21 +265,7 @@ void judge_nixl_pods(PodRun& run, const Options& options, report::Report& report
       pairing.pair = *pair;
     }
   }
-  const auto plan = rules::plan_transfer(candidates(run), pairing);
-  if (options.transfer && plan.runnable) {
-    run_and_judge(run, plan, report);
-    return;
-  }
-  say_plan(plan, report);
-  if (options.transfer) {
-    report.limitations.push_back("--transfer: no runnable test for this pair");
-  } else if (plan.runnable) {
-    report.limitations.push_back("no transfer was exercised: add --transfer to run the next "
-                                 "commands (loads the fabric for seconds, needs GPUs on both "
-                                 "sides)");
-  } else {
-    report.limitations.push_back("no transfer was exercised");
-  }
+  transfer(run, options, report, pairing);
 }
 
 Expected<report::Report> check_nixl(const Options& options) {

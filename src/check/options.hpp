@@ -37,7 +37,9 @@ struct Options {
   bool recursive = false;
   bool live = false;
   bool transfer = false;
-  std::string pair;  // PREFILL,DECODE
+  std::string pair;   // PREFILL,DECODE
+  std::string pairs = "cover";  // cover | all
+  std::string test_image;       // for the kubectl debug commands when no image has a tool
   std::chrono::milliseconds transfer_timeout{60000};
 };
 

@@ -1,10 +1,14 @@
 #pragma once
-// `nixl --transfer`: runs a rules::TransferPlan. The listening side (decode) starts first, the
-// initiating side (prefill) after a head start; both are bounded twice: locally by a deadline
-// (kubectl killed) and remotely by the `timeout` the plan wraps around each tool, so nothing
-// lingers in a pod even if this process is killed. Only exec::run_child spawns.
+// `nixl --transfer`: runs rules::TransferPlans. Per pair the listening side (decode) starts
+// first, the initiating side (prefill) after a head start; both are bounded three ways: locally
+// by a deadline (kubectl killed), remotely by the `timeout` the plan wraps around each tool, and
+// by their exec stream (rules::stdin_tied: the remote test ends when this process stops holding
+// kubectl's stdin, killed or not). Pairs run a few at a time, never two on one node at once
+// (they would share its NICs). Only exec::run_child spawns.
 
 #include <chrono>
+#include <cstddef>
+#include <vector>
 
 #include "rules/pairing.hpp"
 #include "rules/transfer_rules.hpp"
@@ -16,11 +20,17 @@ struct TransferRunOptions {
   std::chrono::milliseconds head_start{2000};
   // Past the remote `timeout`, how long kubectl may take to bring the exit status back.
   std::chrono::milliseconds kill_grace{10'000};
+  // Pairs tested at the same time (on disjoint nodes).
+  std::size_t parallel_pairs = 4;
 };
 
 // The outputs for rules::judge_transfer. A plan that is not runnable gives an outcome whose
 // sides did not start (judged skipped).
 rules::TransferOutcome run_transfer(const rules::TransferPlan& plan,
                                     const TransferRunOptions& options = {});
+
+// Every plan, outcome i for plans[i].
+std::vector<rules::TransferOutcome> run_transfers(const std::vector<rules::TransferPlan>& plans,
+                                                  const TransferRunOptions& options = {});
 
 }  // namespace icheck::check

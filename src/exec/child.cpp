@@ -3,6 +3,7 @@
 #include <sys/wait.h>
 
 #include <exception>
+#include <optional>
 
 #include "exec/fd.hpp"
 #include "exec/interrupt.hpp"
@@ -37,14 +38,27 @@ void run_started(Spawned& spawned, Pipe& out, Pipe& err, const ChildSpec& spec,
   record_status(spawned.child.native_exit_code(), result);
 }
 
+// The child's stdin: /dev/null, or (hold_stdin) the read end of a pipe whose write end stays
+// in `held` until the child has been waited for. Pipes are close-on-exec: no other child
+// inherits the write end and keeps the EOF away.
+Expected<UniqueFd> stdin_for(const ChildSpec& spec, std::optional<Pipe>& held) {
+  if (!spec.hold_stdin) return open_dev_null();
+  auto pipe = make_pipe();
+  if (!pipe) return pipe.error();
+  UniqueFd read_end = std::move(pipe->read);
+  held = std::move(*pipe);
+  return read_end;
+}
+
 void run(const ChildSpec& spec, ChildResult& result) {
   if (interrupt_signal() != 0) {  // no new work once interrupted
     result.interrupted = true;
     return;
   }
+  std::optional<Pipe> held;
   auto out = make_pipe();
   auto err = make_pipe();
-  auto in = open_dev_null();
+  auto in = stdin_for(spec, held);
   for (const Error* e : {out ? nullptr : &out.error(), err ? nullptr : &err.error(),
                          in ? nullptr : &in.error()}) {
     if (e) {
@@ -53,6 +67,7 @@ void run(const ChildSpec& spec, ChildResult& result) {
     }
   }
   Spawned spawned = spawn_in_own_group(spec, StdFds{in->get(), out->write.get(), err->write.get()});
+  in->reset();  // the child has its copy
   switch (spawned.status) {
     case SpawnStatus::not_found:
       result.not_found = true;

@@ -23,6 +23,10 @@ struct ChildSpec {
   std::chrono::milliseconds deadline = kDefaultDeadline;
   // Bytes kept per stream; more output kills the child and sets `truncated`.
   std::size_t output_cap = kDefaultOutputCap;
+  // stdin is a pipe whose write end only this process holds, never written: the child reads
+  // EOF once it has ended here or this process died (then `kubectl exec -i` closes the remote
+  // command's stdin). Otherwise stdin is /dev/null.
+  bool hold_stdin = false;
 };
 
 struct ChildResult {

@@ -99,6 +99,39 @@ void fill_commands(TransferPlan& plan, const PairCandidate& prefill, const PairC
   plan.initiator_argv = std::move(init);
 }
 
+// The same test from an ephemeral debug container with an image that has the tool: nixlbench
+// (ASIO runtime), or ucx_perftest where KV bypasses NIXL. Privileged (--profile=sysadmin): an
+// ephemeral container gets no GPU or RDMA device of its own.
+std::vector<std::string> debug_argv(const PairingOptions& o, const PairCandidate& p, bool ucx,
+                                    const PairCandidate& decode, bool listener) {
+  auto argv = o.kubectl_base;
+  argv.insert(argv.end(), {"debug", p.pod, "-n", p.namespace_, "-it",
+                           "--image=" + (o.test_image.empty() ? std::string(ucx ? "UCX_PERFTEST_IMAGE" : "NIXLBENCH_IMAGE")
+                                                              : o.test_image),
+                           "--target=" + (p.container.empty() ? std::string("main") : p.container),
+                           "--profile=sysadmin", "--", "timeout", std::to_string(o.timeout_s)});
+  if (ucx) {
+    argv.push_back("ucx_perftest");
+    if (!listener) argv.push_back(decode.pod_ip);
+    append(argv, {"-t", "tag_bw", "-m", "cuda", "-s", "134217728", "-n", "100", "-p", kPerftestPort});
+  } else {
+    argv.push_back("nixlbench");
+    append(argv, nixlbench_args(TestTool::nixlbench_asio, decode, o));
+  }
+  return argv;
+}
+
+void fill_debug_commands(TransferPlan& plan, const PairCandidate& prefill, const PairCandidate& decode,
+                         const PairingOptions& o) {
+  const bool ucx = prefill.library != "NIXL" || decode.library != "NIXL";
+  plan.debug_listener_argv = debug_argv(o, decode, ucx, decode, true);
+  plan.debug_initiator_argv = debug_argv(o, prefill, ucx, decode, false);
+  plan.debug_note = "run " + std::string(ucx ? "ucx_perftest" : "nixlbench") + " from an image that has it (" +
+                    (o.test_image.empty() ? "name it with --test-image" : o.test_image) +
+                    "), decode side first: `kubectl debug` adds an ephemeral container to each pod "
+                    "(it stays in the pod until the pod is replaced), which this tool never does";
+}
+
 std::string tool_note(TestTool t, const PairingOptions& o) {
   switch (t) {
     case TestTool::nixlbench_asio: return "nixlbench, ASIO runtime (no etcd); start the decode side first";
@@ -189,12 +222,43 @@ std::string shell_line(const std::vector<std::string>& argv) {
   return out;
 }
 
+std::vector<std::string> stdin_tied(const std::vector<std::string>& argv) {
+  // fd 3 keeps the exec's stdin for the watcher (an asynchronous list's own stdin is
+  // /dev/null); the trap covers a `timeout` that signals only its child (busybox).
+  static const std::string script =
+      "trap 'kill -TERM $p $w 2>/dev/null; exit 143' TERM INT HUP; "
+      "exec 3<&0 </dev/null; "
+      "\"$@\" 3<&- & p=$!; "
+      "(while read -r _ <&3; do :; done; kill -TERM $p) >/dev/null 2>&1 & w=$!; "
+      "exec 3<&-; "
+      "wait $p; rc=$?; kill $w 2>/dev/null; exit $rc";
+  auto dashes = std::find(argv.begin(), argv.end(), "--");
+  if (dashes == argv.end() || argv.end() - dashes < 4 || dashes[1] != "timeout") return argv;
+  std::vector<std::string> out(argv.begin(), dashes);
+  out.insert(out.end(), {"-i", "--", "timeout", dashes[2], "sh", "-c", script, "icheck-transfer"});
+  out.insert(out.end(), dashes + 3, argv.end());
+  return out;
+}
+
 // Printed for the user: the children got the credential flags, the printed lines do not.
 std::string TransferPlan::listener_command() const {
   return shell_line(outside::printable_argv(listener_argv));
 }
 std::string TransferPlan::initiator_command() const {
   return shell_line(outside::printable_argv(initiator_argv));
+}
+std::string TransferPlan::debug_listener_command() const {
+  return shell_line(outside::printable_argv(debug_listener_argv));
+}
+std::string TransferPlan::debug_initiator_command() const {
+  return shell_line(outside::printable_argv(debug_initiator_argv));
+}
+
+std::string TransferPlan::pair_line() const {
+  auto side = [](const std::string& pod, const std::string& node, const std::string& ip) {
+    return pod + " (node " + (node.empty() ? "?" : node) + ", " + (ip.empty() ? "no IP" : ip) + ")";
+  };
+  return "prefill " + side(prefill, prefill_node, prefill_ip) + " -> decode " + side(decode, decode_node, decode_ip);
 }
 
 Expected<std::pair<std::string, std::string>> parse_pair(std::string_view value) {
@@ -205,27 +269,9 @@ Expected<std::pair<std::string, std::string>> parse_pair(std::string_view value)
   return std::pair{std::string(value.substr(0, comma)), std::string(value.substr(comma + 1))};
 }
 
-TransferPlan plan_transfer(const std::vector<PairCandidate>& pods, const PairingOptions& o) {
+static TransferPlan plan_choice(const Choice& c, const PairingOptions& o) {
   TransferPlan plan;
   plan.timeout_s = o.timeout_s;
-  Choice c;
-  if (o.pair) {
-    c.prefill = by_name(pods, o.pair->first);
-    c.decode = by_name(pods, o.pair->second);
-    if (!c.prefill || !c.decode) {
-      plan.why_not = "--pair names a pod that was not probed: " +
-                     (c.prefill ? o.pair->second : o.pair->first);
-      return plan;
-    }
-    c.tool = best_tool(*c.prefill, *c.decode, !o.etcd_endpoints.empty());
-    c.cross = c.prefill->node != c.decode->node;
-  } else {
-    c = choose(pods, o);
-    if (!c.prefill) {
-      plan.why_not = "no prefill and decode pod (with pod IPs) to pair: not a disaggregated deployment?";
-      return plan;
-    }
-  }
   plan.found = true;
   plan.prefill = c.prefill->pod;
   plan.decode = c.decode->pod;
@@ -261,10 +307,46 @@ TransferPlan plan_transfer(const std::vector<PairCandidate>& pods, const Pairing
   plan.backend = with_backend.backend;
   plan.tool = c.tool;
   plan.tool_note = tool_note(c.tool, with_backend);
+  plan.prefill_ip = c.prefill->pod_ip;
+  plan.decode_ip = c.decode->pod_ip;
   fill_commands(plan, *c.prefill, *c.decode, with_backend);
+  const bool bypassed = c.prefill->library != "NIXL" || c.decode->library != "NIXL";
   plan.runnable = c.tool != TestTool::none &&
-                  !(c.tool == TestTool::nixlbench_etcd && o.etcd_endpoints.empty());
+                  !(c.tool == TestTool::nixlbench_etcd && o.etcd_endpoints.empty()) &&
+                  !(bypassed && c.tool != TestTool::ucx_perftest);
+  if (bypassed && c.tool != TestTool::ucx_perftest && c.tool != TestTool::none)
+    plan.tool_note = std::string(to_string(c.tool)) + " would test NIXL, which these pods bypass: "
+                     "ucx_perftest in both images would test the fabric their KV uses";
+  if (!plan.runnable) fill_debug_commands(plan, *c.prefill, *c.decode, with_backend);
   return plan;
+}
+
+TransferPlan plan_for(const PairCandidate& prefill, const PairCandidate& decode, const PairingOptions& o) {
+  Choice c{&prefill, &decode, best_tool(prefill, decode, !o.etcd_endpoints.empty()),
+           prefill.node != decode.node};
+  return plan_choice(c, o);
+}
+
+TransferPlan plan_transfer(const std::vector<PairCandidate>& pods, const PairingOptions& o) {
+  if (o.pair) {
+    const auto* p = by_name(pods, o.pair->first);
+    const auto* d = by_name(pods, o.pair->second);
+    if (!p || !d) {
+      TransferPlan plan;
+      plan.timeout_s = o.timeout_s;
+      plan.why_not = "--pair names a pod that was not probed: " + (p ? o.pair->second : o.pair->first);
+      return plan;
+    }
+    return plan_for(*p, *d, o);
+  }
+  auto c = choose(pods, o);
+  if (!c.prefill) {
+    TransferPlan plan;
+    plan.timeout_s = o.timeout_s;
+    plan.why_not = "no prefill and decode pod (with pod IPs) to pair: not a disaggregated deployment?";
+    return plan;
+  }
+  return plan_choice(c, o);
 }
 
 }  // namespace icheck::rules

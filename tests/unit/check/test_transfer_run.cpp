@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "check/transfer_run.hpp"
+#include "exec/child.hpp"
 
 using namespace icheck;
 namespace fs = std::filesystem;
@@ -54,7 +55,7 @@ TEST_CASE("transfer run: decode prints the nixlbench table, judged against line 
   std::string fixture = std::string(ICHECK_TEST_DATA) +
       "/fixtures/transfer/nixlbench/storage-gds-kvbench-null-runtime-single-row-nixl1332.txt";
   FakeKubectl k("case \"$*\" in\n"
-                "  *'exec llm-decode-0 -n dynamo -c main -- timeout 60 /usr/local/nixlbench/bin/nixlbench --runtime_type ASIO --asio_address 10.0.0.2'*) cat '" + fixture + "' ;;\n"
+                "  *'exec llm-decode-0 -n dynamo -c main -i -- timeout 60 sh -c '*' icheck-transfer /usr/local/nixlbench/bin/nixlbench --runtime_type ASIO --asio_address 10.0.0.2'*) cat '" + fixture + "' ;;\n"
                 "  *'exec llm-prefill-0'*) echo 'ASIO runtime bind/listen error -- using connect() instead' ;;\n"
                 "  *) echo \"unexpected: $*\" >&2; exit 3 ;;\n"
                 "esac\n");
@@ -68,7 +69,7 @@ TEST_CASE("transfer run: decode prints the nixlbench table, judged against line 
   CHECK(outcome.initiator.exit_code == 0);
   auto f = rules::judge_transfer(outcome, 200.0);  // 25 GB/s line: 9.7 GB/s is below half
   CHECK(f.status == report::Status::warn);
-  CHECK(f.detail.starts_with("nixlbench (ASIO) llm-prefill-0 <-> llm-decode-0: 9.7 GB/s"));
+  CHECK(f.detail.starts_with("nixlbench (ASIO) llm-prefill-0 (node n1) -> llm-decode-0 (node n2): 9.7 GB/s"));
 }
 
 TEST_CASE("transfer run: a hanging side is killed at the deadline and judged skipped") {
@@ -85,7 +86,7 @@ TEST_CASE("transfer run: a hanging side is killed at the deadline and judged ski
   CHECK(outcome.initiator.timed_out);
   auto f = rules::judge_transfer(outcome, 400.0);
   CHECK(f.status == report::Status::skipped);
-  CHECK(f.detail == "transfer test did not complete: decode side did not finish within 1 s");
+  CHECK(f.detail == "transfer test never connected within 1 s");
 }
 
 TEST_CASE("transfer run: a plan that is not runnable runs nothing") {
@@ -95,4 +96,37 @@ TEST_CASE("transfer run: a plan that is not runnable runs nothing") {
   CHECK_FALSE(outcome.listener.ran);
   CHECK(outcome.listener.start_error == "no prefill and decode pod");
   CHECK(rules::judge_transfer(outcome, 400.0).status == report::Status::skipped);
+}
+
+namespace {
+
+// The remote wrapper alone, run here: `sh -c SCRIPT icheck-transfer TOOL...`.
+exec::ChildResult run_wrapped(std::vector<std::string> tool, bool hold_stdin, std::chrono::milliseconds deadline) {
+  std::vector<std::string> argv = {"kubectl", "exec", "x", "--", "timeout", "30"};
+  argv.insert(argv.end(), tool.begin(), tool.end());
+  auto tied = rules::stdin_tied(argv);
+  exec::ChildSpec spec;
+  spec.argv.assign(tied.begin() + 5, tied.end());  // from `timeout`
+  spec.hold_stdin = hold_stdin;
+  spec.deadline = deadline;
+  return exec::run_child(spec);
+}
+
+}  // namespace
+
+TEST_CASE("transfer wrapper: stdin at EOF (the exec stream closed) ends the test at once") {
+  auto start = std::chrono::steady_clock::now();
+  auto r = run_wrapped({"sleep", "20"}, false, std::chrono::seconds(15));  // /dev/null: EOF now
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(5));
+  CHECK_FALSE(r.timed_out);
+  CHECK(r.exit_code == 143);  // the tool's death by SIGTERM, passed on
+}
+
+TEST_CASE("transfer wrapper: a held stdin lets the tool finish and pass its output and status") {
+  auto r = run_wrapped({"sh", "-c", "echo bandwidth; exit 3"}, true, std::chrono::seconds(15));
+  CHECK_FALSE(r.timed_out);
+  CHECK(r.exit_code == 3);
+  CHECK(r.out == "bandwidth\n");
+  auto hang = run_wrapped({"sleep", "20"}, true, std::chrono::milliseconds(800));
+  CHECK(hang.timed_out);  // held open, only the deadline ends it
 }

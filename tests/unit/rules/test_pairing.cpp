@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include <set>
+
 #include "rules/pairing.hpp"
 
 using namespace icheck;
@@ -166,4 +168,150 @@ TEST_CASE("pairing: ucx_perftest on a LIBFABRIC deployment says what it does not
   auto plan = rules::plan_transfer({p0, d0}, options());
   CHECK(plan.tool == TestTool::ucx_perftest);
   CHECK(plan.backend_note == "ucx_perftest measures UCX, not the LIBFABRIC backend these pods' NIXL uses");
+}
+
+namespace {
+
+// prefill pods on nodes p0..p{np-1}, decode pods on d0..d{nd-1}, `both` nodes b* with one of each
+std::vector<rules::PairCandidate> topology(int np, int nd, int both = 0, int pods_per_node = 1) {
+  std::vector<rules::PairCandidate> pods;
+  int ip = 1;
+  auto add = [&](const std::string& role, const std::string& node) {
+    for (int k = 0; k < pods_per_node; ++k)
+      pods.push_back(pod(node + "-" + role + "-" + std::to_string(k), role, node, "10.0.0." + std::to_string(ip++)));
+  };
+  for (int i = 0; i < np; ++i) add("prefill", "p" + std::to_string(i));
+  for (int i = 0; i < nd; ++i) add("decode", "d" + std::to_string(i));
+  for (int i = 0; i < both; ++i) {
+    add("prefill", "b" + std::to_string(i));
+    add("decode", "b" + std::to_string(i));
+  }
+  return pods;
+}
+
+std::set<std::string> covered(const std::vector<rules::PairCandidate>& pods, const rules::PairSelection& s) {
+  std::set<std::string> nodes;
+  for (const auto& pp : s.pairs) {
+    CHECK(pods[pp.prefill].role == "prefill");
+    CHECK(pods[pp.decode].role == "decode");
+    CHECK(pods[pp.prefill].node != pods[pp.decode].node);
+    nodes.insert(pods[pp.prefill].node);
+    nodes.insert(pods[pp.decode].node);
+  }
+  return nodes;
+}
+
+}  // namespace
+
+TEST_CASE("pair selection: every node is covered by the fewest cross-node pairs") {
+  for (int np = 1; np <= 6; ++np) {
+    for (int nd = 1; nd <= 6; ++nd) {
+      CAPTURE(np);
+      CAPTURE(nd);
+      auto pods = topology(np, nd, 0, 2);
+      auto sel = rules::select_pairs(pods, options());
+      CHECK(covered(pods, sel).size() == static_cast<std::size_t>(np + nd));
+      // the fewest: one pair covers one prefill and one decode node
+      CHECK(sel.pairs.size() == static_cast<std::size_t>(std::max(np, nd)));
+      CHECK(sel.uncovered.empty());
+    }
+  }
+}
+
+TEST_CASE("pair selection: nodes running both roles are covered, never more pairs than nodes") {
+  for (int both = 1; both <= 5; ++both) {
+    for (int extra = 0; extra <= 3; ++extra) {
+      CAPTURE(both);
+      CAPTURE(extra);
+      auto pods = topology(extra, 1, both);
+      auto sel = rules::select_pairs(pods, options());
+      const std::size_t nodes = static_cast<std::size_t>(both + extra + 1);
+      CHECK(covered(pods, sel).size() == nodes);
+      CHECK(sel.pairs.size() <= nodes);
+      CHECK(sel.pairs.size() >= (nodes + 1) / 2);
+    }
+  }
+}
+
+TEST_CASE("pair selection: four nodes, one pair each way, the slow decode node included") {
+  auto pods = topology(2, 2);
+  auto sel = rules::select_pairs(pods, options());
+  REQUIRE(sel.pairs.size() == 2);
+  CHECK(covered(pods, sel) == std::set<std::string>{"p0", "p1", "d0", "d1"});
+}
+
+TEST_CASE("pair selection: --pairs all is every prefill node x decode node, bounded") {
+  auto pods = topology(3, 4, 1);
+  auto o = options();
+  o.mode = rules::PairMode::all;
+  auto sel = rules::select_pairs(pods, o);
+  CHECK(sel.pairs.size() == 4 * 5 - 1);  // (3 + b0) x (4 + b0) minus b0 with itself
+  CHECK(sel.cut.empty());
+  o.max_pairs = 5;
+  sel = rules::select_pairs(pods, o);
+  CHECK(sel.pairs.size() == 5);
+  CHECK(sel.cut == "--pairs all: 19 node pairs, the first 5 tested");
+}
+
+TEST_CASE("pair selection: one node only gives the single same-node pair") {
+  auto pods = topology(0, 0, 1);
+  auto sel = rules::select_pairs(pods, options());
+  REQUIRE(sel.pairs.size() == 1);
+  CHECK(pods[sel.pairs[0].prefill].node == pods[sel.pairs[0].decode].node);
+  auto plans = rules::plan_transfers(pods, options());
+  REQUIRE(plans.plans.size() == 1);
+  CHECK_FALSE(plans.plans[0].cross_node);
+  CHECK(rules::plan_transfers({pod("w", "worker", "n1", "10.0.0.1")}, options()).plans.empty());
+}
+
+TEST_CASE("pair selection: on a node, the pod whose tool suits its partner") {
+  auto pods = topology(1, 1, 0, 2);
+  give_nixlbench(pods[1], true);  // p0-prefill-1
+  give_nixlbench(pods[3], true);  // d0-decode-1
+  auto sel = rules::select_pairs(pods, options());
+  REQUIRE(sel.pairs.size() == 1);
+  CHECK(sel.pairs[0] == rules::PodPair{1, 3});
+}
+
+TEST_CASE("transfer waves: a few at a time, no node twice in one wave, every plan once") {
+  auto pods = topology(2, 6);
+  auto o = options();
+  o.mode = rules::PairMode::all;
+  auto plans = rules::plan_transfers(pods, o).plans;
+  REQUIRE(plans.size() == 12);
+  auto waves = rules::transfer_waves(plans, 4);
+  std::multiset<std::size_t> seen;
+  for (const auto& w : waves) {
+    CHECK(w.size() <= 4);
+    CHECK_FALSE(w.empty());
+    std::set<std::string> nodes;
+    for (auto i : w) {
+      seen.insert(i);
+      CHECK(nodes.insert(plans[i].prefill_node).second);
+      CHECK(nodes.insert(plans[i].decode_node).second);
+    }
+  }
+  CHECK(seen.size() == plans.size());
+  CHECK(std::set<std::size_t>(seen.begin(), seen.end()).size() == plans.size());
+  CHECK(rules::transfer_waves({}, 4).empty());
+}
+
+TEST_CASE("pairing: the remote side is tied to the exec stream's stdin") {
+  auto plan = rules::plan_transfer({pod("p", "prefill", "n1", "10.0.0.1"), pod("d", "decode", "n2", "10.0.0.2")},
+                                   options());
+  std::vector<std::string> argv = {"kubectl", "exec", "d", "-n", "dynamo", "-c", "main", "--",
+                                   "timeout", "60", "/usr/bin/ucx_perftest", "-p", "13337"};
+  auto tied = rules::stdin_tied(argv);
+  REQUIRE(tied.size() == argv.size() + 5);
+  CHECK(std::vector<std::string>(tied.begin(), tied.begin() + 7) ==
+        std::vector<std::string>(argv.begin(), argv.begin() + 7));
+  CHECK(tied[7] == "-i");
+  CHECK(std::vector<std::string>(tied.begin() + 8, tied.begin() + 13) ==
+        std::vector<std::string>{"--", "timeout", "60", "sh", "-c"});
+  CHECK(tied[13].find("read -r _ <&3") != std::string::npos);
+  CHECK(tied[14] == "icheck-transfer");
+  CHECK(std::vector<std::string>(tied.end() - 3, tied.end()) ==
+        std::vector<std::string>{"/usr/bin/ucx_perftest", "-p", "13337"});
+  CHECK(rules::stdin_tied({"kubectl", "get", "pods"}) == std::vector<std::string>{"kubectl", "get", "pods"});
+  (void)plan;
 }
