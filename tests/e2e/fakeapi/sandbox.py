@@ -186,8 +186,9 @@ class Sandbox:
                 return None
         return 'exec: "%s": executable file not found in $PATH' % argv0
 
-    def spawn(self, argv, container):
-        """Start argv in the sandbox; returns a subprocess.Popen with stdout/stderr pipes."""
+    def spawn(self, argv, container, stdin=False):
+        """Start argv in the sandbox; returns a subprocess.Popen with stdout/stderr pipes (and a
+        stdin pipe with stdin=True, else /dev/null)."""
         self.build()
         env = self.env(container)
         if self.pod.exec["hang"]:
@@ -212,7 +213,7 @@ class Sandbox:
         if loader:
             at = cmd.index(self.root) + 1
             cmd[at:at] = ["/bin/busybox", "env"] + loader
-        return subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+        return subprocess.Popen(cmd, stdin=subprocess.PIPE if stdin else subprocess.DEVNULL, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, env=host_env, cwd=self.root,
                                 start_new_session=True, bufsize=0)
 

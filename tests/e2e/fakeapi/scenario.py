@@ -24,8 +24,10 @@ Pod fields:
     "forbidden": false,   -- RBAC 403 on pods/exec
     "huge_output_mib": 0, -- that many MiB of stdout before the command's own output
     "memlock_bytes": null, -- RLIMIT_MEMLOCK (soft=hard) for the exec, <= 8 MiB here
-    "lose_output": 0      -- that many first execs relay only 64 bytes of stdout, yet end with
+    "lose_output": 0,     -- that many first execs relay only 64 bytes of stdout, yet end with
                              exit 0, as kubectl's client does now and then (kubernetes#124571)
+    "keep_on_disconnect": false -- when the client goes, the command is not killed (a real
+                             runtime keeps it); only its stdin (kubectl exec -i) reaches EOF
   }
 Values in "name" and string fields of replicated pods may use {i} (0-based index).
 """
@@ -54,7 +56,8 @@ POD_DEFAULTS = {
     "exec": {},
 }
 EXEC_DEFAULTS = {"latency_ms": 0, "hang": False, "forbidden": False,
-                 "huge_output_mib": 0, "memlock_bytes": None, "lose_output": 0}
+                 "huge_output_mib": 0, "memlock_bytes": None, "lose_output": 0,
+                 "keep_on_disconnect": False}
 
 
 def deep_merge(base, over):

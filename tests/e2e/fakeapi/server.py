@@ -235,15 +235,22 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.flush()
         self.close_connection = True
-        ExecStream(self, self.exec_pod, self.exec_container, self.query["command"]).run()
+        stdin = self.query.get("stdin", ["false"])[0] in ("true", "1")
+        ExecStream(self, self.exec_pod, self.exec_container, self.query["command"], stdin).run()
 
 
 class ExecStream:
     """One exec: pumps the sandbox's stdout/stderr out as channel 1/2 frames, the exit status as
-    channel 3, then close 1000; meanwhile reads client frames (pings, close, EOF)."""
+    channel 3, then close 1000; meanwhile reads client frames (pings, close, EOF) and, with
+    stdin=true, relays channel 0 to the command's stdin, closing it on the v5 close signal
+    ([255, 0]) or when the client goes, as a container runtime does. When the client goes the
+    command is killed, unless exec.keep_on_disconnect: then, like a real runtime, it keeps
+    running with its stdin at EOF."""
 
-    def __init__(self, handler, pod, container, argv):
+    def __init__(self, handler, pod, container, argv, stdin=False):
         self.h, self.pod, self.container, self.argv = handler, pod, container, argv
+        self.stdin = stdin
+        self.stdin_open = stdin
         self.sock = handler.connection
         self.wlock = threading.Lock()
         self.proc = None
@@ -268,12 +275,31 @@ class ExecStream:
             if self.proc and self.proc.poll() is None:
                 sbx.kill(self.proc)
 
+    def close_stdin(self):
+        with self.plock:
+            self.stdin_open = False
+            if self.proc and self.proc.stdin:
+                try:
+                    self.proc.stdin.close()
+                except OSError:
+                    pass
+
+    def write_stdin(self, data):
+        with self.plock:
+            if self.proc and self.proc.stdin and self.stdin_open:
+                try:
+                    self.proc.stdin.write(data)
+                except OSError:
+                    pass
+
     def run(self):
         t = threading.Thread(target=self.produce, daemon=True)
         t.start()
         self.read_client()
         self.client_gone.set()
-        self.kill()
+        self.close_stdin()
+        if not self.pod.exec.get("keep_on_disconnect"):
+            self.kill()
         t.join(10)
 
     def read_client(self):
@@ -294,7 +320,11 @@ class ExecStream:
                     return
             except OSError:
                 return
-            # binary/text frames (stdin, resize, [255, id] stream close) are read and ignored
+            if op == ws.OP_BINARY and payload[:1] == b"\x00":
+                self.write_stdin(payload[1:])
+            elif op == ws.OP_BINARY and payload[:2] == b"\xff\x00":
+                self.close_stdin()
+            # other frames (resize, other streams' close) are read and ignored
 
     def produce(self):
         try:
@@ -338,7 +368,9 @@ class ExecStream:
         with self.plock:
             if self.client_gone.is_set():
                 return
-            self.proc = box.spawn(self.argv, self.container)
+            self.proc = box.spawn(self.argv, self.container, stdin=self.stdin)
+            if self.stdin and not self.stdin_open:
+                self.proc.stdin.close()
         server = self.h.server
         with server.execs_lock:
             key = (self.pod.namespace, self.pod.name)
