@@ -6,6 +6,7 @@
 #include "exec/fanout.hpp"
 #include "kube/exec_failure.hpp"
 #include "probe/transfer_output.hpp"
+#include "util/text.hpp"
 
 namespace icheck::check {
 namespace {
@@ -32,19 +33,32 @@ std::string exec_refused(const exec::ChildResult& r) {
   return line.empty() ? "kubectl exec exited " + std::to_string(r.exit_code) : line;
 }
 
+// kubectl's own "command terminated with exit code N" is not the tool's output: the exit code
+// says it already, and it would stand in for the tool's last line.
+std::string without_kubectl_note(const std::string& err) {
+  std::string out;
+  for (auto line : text::lines(err)) {
+    if (!text::contains(line, "command terminated with exit code")) out += std::string(line) + "\n";
+  }
+  return out;
+}
+
 rules::SideOutput side_output(const exec::ChildResult& r, const std::string& program) {
   rules::SideOutput s;
   s.ran = !r.not_found && r.spawn_error.empty();
   if (r.not_found) s.start_error = program + " not found";
   else s.start_error = r.spawn_error;
-  if (auto refused = s.ran ? exec_refused(r) : std::string(); !refused.empty()) {
+  if (r.interrupted) {
+    s.ran = false;
+    s.start_error = "interrupted";
+  } else if (auto refused = s.ran ? exec_refused(r) : std::string(); !refused.empty()) {
     s.ran = false;
     s.start_error = refused;
   }
   s.exit_code = r.exit_code;
   s.timed_out = r.timed_out;
   s.out = r.out;
-  s.err = r.err;
+  s.err = without_kubectl_note(r.err);
   return s;
 }
 

@@ -6,6 +6,10 @@ check, verdict status and exit code; no writes in the request log.
 Run: cd tests/e2e && ICHECK_PLUGIN=../../build/kubectl-dynamo_icheck python3 -m unittest -v test_plugin_nixl
 """
 import json
+import os
+import signal
+import subprocess
+import time
 import unittest
 
 import harness
@@ -68,7 +72,12 @@ class TestNixlLayouts(NixlMixin, unittest.TestCase):
                                  "NIXL plugins in /opt/dynamo/nixl/plugins (env): POSIX, UCX")
                 self.assertEqual(d[("nixl-vllm-0-prefill", "UCX plugin")],
                                  "libplugin_UCX.so in /opt/dynamo/nixl/plugins")
-                self.assertEqual(doc["verdict"]["next"], [])
+                nxt = doc["verdict"]["next"]  # no tool in the image: the same test from a debug container
+                self.assertEqual(len(nxt), 2, nxt)
+                self.assertIn("debug nixl-vllm-0-decode -n dynamo -it --image=NIXLBENCH_IMAGE --target=main "
+                              "--profile=sysadmin -- timeout 60 nixlbench --runtime_type ASIO --asio_address "
+                              "10.60.0.2", nxt[0])
+                self.assertIn("debug nixl-vllm-0-prefill ", nxt[1])
                 self.assertIn("no transfer was exercised", doc["verdict"]["limitations"])
                 facts = {t["name"]: t["facts"]["nixl"] for t in doc["targets"]}
                 self.assertEqual(facts["nixl-vllm-0-prefill"]["pluginDirs"][0]["plugins"], ["POSIX", "UCX"])
@@ -166,7 +175,8 @@ class TestNixlPlans(NixlMixin, unittest.TestCase):
 
 class TestNixlTransfer(NixlMixin, unittest.TestCase):
     def test_transfer_passes(self):
-        doc, _, procs = self.check("nixl-bench-asio", {"prefill": dict(VLLM_OK, transfer=OK), "decode": VLLM_OK},
+        doc, _, procs = self.check("nixl-bench-asio", {"prefill": dict(VLLM_OK, transfer=OK),
+                                                       "decode": dict(VLLM_OK, transfer=OK)},
                                    "confirmed", extra=["--transfer"])
         # The fixture is a single-node NVLink run: above one 400 Gb/s port, and said so.
         self.assertIn("84.5 GB/s (169 % of 50.0 GB/s line rate of one port: several rails or NVLink carried it)",
@@ -174,7 +184,8 @@ class TestNixlTransfer(NixlMixin, unittest.TestCase):
         self.assertEqual(procs, [])
 
     def test_transfer_slow_is_tcp(self):
-        doc, _, procs = self.check("nixl-bench-slow", {"prefill": dict(VLLM_OK, transfer=FAIL), "decode": VLLM_OK},
+        doc, _, procs = self.check("nixl-bench-slow", {"prefill": dict(VLLM_OK, transfer=FAIL),
+                                                       "decode": dict(VLLM_OK, transfer=FAIL)},
                                    "blocked", extra=["--transfer"], layer="nixl")
         self.assertIn("KV transfer falls back to TCP", details(doc)[("nixl-bench-slow-0-prefill", "transfer")])
         self.assertIn("0.1 GB/s", details(doc)[("nixl-bench-slow-0-prefill", "transfer")])
@@ -182,26 +193,139 @@ class TestNixlTransfer(NixlMixin, unittest.TestCase):
 
     def test_transfer_ucx_perftest_below_half_line_rate(self):
         # The client's real 10.5 GB/s against 400 Gb/s ports: a warning, not a pass.
-        doc, _, procs = self.check("nixl-perftest-run", {"prefill": dict(VLLM_OK, transfer=WARN), "decode": VLLM_OK},
+        doc, _, procs = self.check("nixl-perftest-run", {"prefill": dict(VLLM_OK, transfer=WARN),
+                                                         "decode": dict(VLLM_OK, transfer=WARN)},
                                    "unconfirmed", extra=["--transfer"], layer="nixl")
         self.assertEqual(details(doc)[("nixl-perftest-run-0-prefill", "transfer")],
-                         "ucx_perftest nixl-perftest-run-0-prefill <-> nixl-perftest-run-0-decode: 10.5 GB/s "
-                         "(21 % of 50.0 GB/s line rate): below half of line rate")
-        self.assertEqual(doc["verdict"]["next"],
-                         ["check UCX_NET_DEVICES names the GPU-affine NICs and that GPUDirect is active"])
+                         "ucx_perftest nixl-perftest-run-0-prefill (node h100-node-p) -> nixl-perftest-run-0-decode "
+                         "(node h100-node-d): 10.5 GB/s (21 % of 50.0 GB/s line rate): below half of line rate")
+        self.assertEqual(doc["verdict"]["next"][0], "run the two commands below by hand to see where the test stops")
+        self.assertTrue(doc["verdict"]["summary"].endswith(
+            "; slowest pair: prefill nixl-perftest-run-0-prefill (node h100-node-p, 10.60.0.1) -> decode "
+            "nixl-perftest-run-0-decode (node h100-node-d, 10.60.0.2), 10.5 GB/s"), doc["verdict"]["summary"])
         self.assertEqual(procs, [])
 
-    def test_transfer_hang_is_bounded(self):
+    def test_transfer_never_connecting_is_bounded_and_skipped(self):
         # --transfer-timeout 5 s, 2 s head start for the initiator, probe time; the local kill comes
         # 10 s after the timeout, so finishing well before it shows the in-pod `timeout` ended both sides.
-        doc, secs, procs = self.check("nixl-bench-hang", {"prefill": dict(VLLM_OK, transfer=SKIP), "decode": VLLM_OK},
+        doc, secs, procs = self.check("nixl-bench-hang", {"prefill": dict(VLLM_OK, transfer=SKIP),
+                                                          "decode": dict(VLLM_OK, transfer=SKIP)},
                                       "unconfirmed", extra=["--transfer", "--transfer-timeout", "5s"], layer="nixl")
-        self.assertIn("did not finish within 5 s", details(doc)[("nixl-bench-hang-0-prefill", "transfer")])
+        self.assertEqual("transfer test never connected within 5 s", details(doc)[("nixl-bench-hang-0-prefill", "transfer")])
         nxt = doc["verdict"]["next"]  # where the test stops is seen by running it by hand
         self.assertEqual(nxt[0], "run the two commands below by hand to see where the test stops", nxt)
         self.assertTrue(nxt[1].endswith(exec_line("nixl-bench-hang-0-decode", BENCH + " " + BENCH_ARGS, "5")), nxt)
         self.assertLess(secs, 5 + 2 + 6)
         self.assertEqual(procs, [])
+
+    def test_transfer_asked_but_no_tool_is_exit_1_with_the_next_command(self):
+        doc, _, procs = self.check("nixl-vllm", {"prefill": dict(NO_TOOL), "decode": dict(NO_TOOL)},
+                                   "unconfirmed", extra=["--transfer", "--test-image", "registry.example/nixlbench:1.3"],
+                                   layer="nixl")
+        d = details(doc)
+        self.assertEqual(d[("nixl-vllm-0-prefill", "transfer")],
+                         "--transfer asked, but no test can run: neither pod has nixlbench, ucx_perftest or nixl_test "
+                         "in common (prefill nixl-vllm-0-prefill (node h100-node-p, 10.60.0.1) -> decode "
+                         "nixl-vllm-0-decode (node h100-node-d, 10.60.0.2))")
+        nxt = doc["verdict"]["next"]
+        self.assertIn("debug nixl-vllm-0-decode -n dynamo -it --image=registry.example/nixlbench:1.3 --target=main", nxt[0])
+        self.assertTrue(any("kubectl debug` adds an ephemeral container to each pod" in l and "which this tool never does" in l
+                            for l in doc["verdict"]["limitations"]), doc["verdict"]["limitations"])
+        self.assertEqual(procs, [])
+
+
+PLAY = "nixl-transfer-play"
+
+
+class TestTransferDecides(NixlMixin, unittest.TestCase):
+    """Stand-in tools printing real failure outputs (scenario nixl-transfer-play, one pair per case)."""
+
+    def run_pair(self, c, name, timeout="3s"):
+        pair = "%s-%s-prefill,%s-%s-decode" % (PLAY, name, PLAY, name)
+        rc, doc, err, secs = self.run_nixl(c, PLAY, ["--transfer", "--pair", pair, "--transfer-timeout", timeout])
+        self.assertEqual(harness.only_reads(c.request_log()), [])
+        return rc, doc, secs
+
+    def test_each_error_class_fails_at_its_layer_and_blocks(self):
+        cases = [("unreach", "ucx", "destination unreachable: prefill side: ["),
+                 ("backend", "nixl", "NIXL backend missing: decode side: E0421 11:56:59.774282  709103 "
+                                     "nixl_agent.cpp:259] getPluginParams: backend 'UCX' not found"),
+                 ("verbs", "rdma-access", "verbs call failed: decode side: ["),
+                 ("refused", "ucx", "connection refused: prefill side: perftest.c:430  UCX  ERROR client failed. "
+                                    "connect() failed: Connection refused"),
+                 ("nixlerr", "nixl", "NIXL error: prefill side: nixl._bindings.nixlBackendError: NIXL_ERR_BACKEND"),
+                 ("ucxerr", "ucx", "UCX error: decode side: [")]
+        with harness.FakeCluster(PLAY) as c:
+            for name, layer, says in cases:
+                with self.subTest(pair=name):
+                    rc, doc, _ = self.run_pair(c, name)
+                    checks = {(t["name"], ch["name"]): ch for t in doc["targets"] for ch in t["checks"]}
+                    for side in ("prefill", "decode"):
+                        f = checks[("%s-%s-%s" % (PLAY, name, side), "transfer")]
+                        self.assertEqual((f["status"], f["layer"]), ("fail", layer), f)
+                        self.assertIn(says, f["detail"])
+                    self.assertEqual(doc["verdict"]["status"], "blocked", doc["verdict"])
+                    self.assertEqual(doc["verdict"]["layer"], layer, doc["verdict"])
+                    self.assertIn("failing pair: prefill %s-%s-prefill" % (PLAY, name), doc["verdict"]["summary"])
+                    self.assertEqual(rc, 2)
+            self.assertEqual(c.sandbox_processes_left(), [])
+
+    def test_connected_then_hang_fails_within_the_timeout_plus_10_s(self):
+        with harness.FakeCluster(PLAY) as c:
+            rc, doc, secs = self.run_pair(c, "stall", timeout="5s")
+            f = details(doc)[("%s-stall-decode" % PLAY, "transfer")]
+            self.assertIn("connected, then no result within 5 s: data did not move", f)
+            self.assertEqual(doc["verdict"]["status"], "blocked")
+            self.assertEqual(rc, 2)
+            self.assertLess(secs, 5 + 10)
+            nxt = doc["verdict"]["next"]
+            self.assertEqual(nxt[0], "run the two commands below by hand to see where the test stops", nxt)
+            self.assertIn("exec %s-stall-decode -n dynamo -c main -- timeout 5 " % PLAY, nxt[1])
+            self.assertEqual(c.sandbox_processes_left(), [])
+
+    def test_ctrl_c_during_a_transfer_leaves_no_process_in_either_pod(self):
+        # The stall pair keeps running when its exec stream drops (exec.keep_on_disconnect, as a
+        # real container runtime does): only the remote side's tie to its stdin can end it.
+        with harness.FakeCluster(PLAY) as c:
+            pair = "%s-stall-prefill,%s-stall-decode" % (PLAY, PLAY)
+            args = ["kubectl", "dynamo-icheck", "nixl", "--deployment", PLAY, "-n", "dynamo", "--transfer",
+                    "--pair", pair, "--transfer-timeout", "120s"]
+            proc = subprocess.Popen(args, env=c.env(self.VERSION), cwd=c.dir, stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE, start_new_session=True)
+            try:
+                deadline = time.monotonic() + 30
+                while time.monotonic() < deadline and len(self.tools_running(c)) < 2:
+                    time.sleep(0.1)
+                self.assertEqual(len(self.tools_running(c)), 2, c.sandbox_processes())
+                t0 = time.monotonic()
+                os.killpg(proc.pid, signal.SIGINT)
+                proc.communicate(timeout=20)
+                self.assertEqual(proc.returncode, 130)
+                self.assertEqual(c.sandbox_processes_left(grace=max(0.0, 2.0 - (time.monotonic() - t0))), [])
+            finally:
+                if proc.poll() is None:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                    proc.wait()
+
+    @staticmethod
+    def tools_running(c):
+        return [p for p in c.sandbox_processes() if "sleep 2147483647" in harness._sandbox.describe(p)]
+
+    def test_four_nodes_one_slow_decode_node_is_tested_and_not_confirmed(self):
+        with harness.FakeCluster("nixl-four-nodes") as c:
+            rc, doc, err, _ = self.run_nixl(c, "nixl-four-nodes", ["--transfer", "--transfer-timeout", "10s"])
+            checks = {t["name"]: {ch["name"]: ch for ch in t["checks"]} for t in doc["targets"]}
+            for name, target in checks.items():
+                self.assertIn("transfer", target, name)  # every pod is in a tested pair
+            self.assertEqual(checks["nixl-four-nodes-decode-1"]["transfer"]["status"], "warn")
+            self.assertIn("(node gpu-d1): 9.7 GB/s", checks["nixl-four-nodes-decode-1"]["transfer"]["detail"])
+            self.assertEqual(checks["nixl-four-nodes-decode-0"]["transfer"]["status"], "ok")
+            v = doc["verdict"]
+            self.assertEqual(v["status"], "unconfirmed", v)
+            self.assertEqual(rc, 1)
+            self.assertIn("slowest pair of 2: prefill", v["summary"])
+            self.assertIn("-> decode nixl-four-nodes-decode-1 (node gpu-d1, 10.71.1.2), 9.7 GB/s", v["summary"])
+            self.assertEqual(c.sandbox_processes_left(), [])
 
 
 if __name__ == "__main__":

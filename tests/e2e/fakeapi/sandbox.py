@@ -76,8 +76,8 @@ def root_key(pod):
     import hashlib
     import json
     s = pod.spec
-    key = json.dumps([s.get("root"), s.get("files"), s.get("remove"), s.get("busybox", True),
-                      pod.exec.get("memlock_bytes")], sort_keys=True)
+    key = json.dumps([s.get("root"), s.get("files"), s.get("fixtures"), s.get("remove"),
+                      s.get("busybox", True), pod.exec.get("memlock_bytes")], sort_keys=True)
     return hashlib.sha1(key.encode()).hexdigest()[:12]
 
 
@@ -140,6 +140,10 @@ class Sandbox:
                     f.write(content)
                 if rel.lstrip("/").startswith(("usr/bin/", "usr/local/bin/", "bin/", "sbin/")):
                     os.chmod(p, 0o755)
+            for rel, fixture in spec.get("fixtures", {}).items():
+                p = os.path.join(root, rel.lstrip("/"))
+                os.makedirs(os.path.dirname(p), exist_ok=True)
+                shutil.copy2(os.path.join(scn.FIXTURES_DIR, fixture), p)
             for rel in spec.get("remove", []):
                 p = os.path.join(root, rel.lstrip("/"))
                 if os.path.isdir(p) and not os.path.islink(p):

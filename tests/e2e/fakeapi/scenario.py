@@ -16,6 +16,7 @@ Pod fields:
                (first is the default; command/args appear in the pod spec only)
   root: [layer, ...]     -- folders under tests/e2e/roots/, copied in order
   files: {"rel/path": "content"}  -- inline files written after the layers
+  fixtures: {"rel/path": "transfer/x.txt"} -- files copied from tests/fixtures after the layers
   remove: ["rel/path"]   -- paths removed after the layers (e.g. "bin/sh")
   busybox: true          -- install /bin/busybox and its applets (false: no shell)
   exec: {
@@ -40,6 +41,7 @@ import re
 E2E_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCENARIOS_DIR = os.path.join(E2E_DIR, "scenarios")
 ROOTS_DIR = os.path.join(E2E_DIR, "roots")
+FIXTURES_DIR = os.path.join(os.path.dirname(E2E_DIR), "fixtures")
 
 POD_DEFAULTS = {
     "namespace": "default",
