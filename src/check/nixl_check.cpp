@@ -133,7 +133,7 @@ void run_and_judge(PodRun& run, const std::vector<rules::TransferPlan>& plans, r
 void say_untested(PodRun& run, const std::vector<rules::TransferPlan>& plans) {
   for (auto& p : run.probed) {
     const auto& pod = p.probe.pod;
-    if (!p.parsed || (pod.role != "prefill" && pod.role != "decode")) continue;
+    if (!p.parsed || !dynamo::is_split(pod.role)) continue;
     auto in = [&](const rules::TransferPlan& plan) { return plan.prefill == pod.name || plan.decode == pod.name; };
     if (std::any_of(plans.begin(), plans.end(), in)) continue;
     auto on_node = std::find_if(plans.begin(), plans.end(), [&](const rules::TransferPlan& plan) {

@@ -22,8 +22,8 @@ Nodes group_by_node(const std::vector<PairCandidate>& pods) {
   Nodes n;
   for (std::size_t i = 0; i < pods.size(); ++i) {
     if (pods[i].pod_ip.empty()) continue;
-    if (pods[i].role == "prefill") n.prefill[pods[i].node].push_back(i);
-    else if (pods[i].role == "decode") n.decode[pods[i].node].push_back(i);
+    if (pods[i].role == dynamo::Role::prefill) n.prefill[pods[i].node].push_back(i);
+    else if (pods[i].role == dynamo::Role::decode) n.decode[pods[i].node].push_back(i);
     else continue;
     n.all.insert(pods[i].node);
   }

@@ -176,15 +176,16 @@ namespace {
 std::vector<rules::PairCandidate> topology(int np, int nd, int both = 0, int pods_per_node = 1) {
   std::vector<rules::PairCandidate> pods;
   int ip = 1;
-  auto add = [&](const std::string& role, const std::string& node) {
+  auto add = [&](dynamo::Role role, const std::string& node) {
     for (int k = 0; k < pods_per_node; ++k)
-      pods.push_back(pod(node + "-" + role + "-" + std::to_string(k), role, node, "10.0.0." + std::to_string(ip++)));
+      pods.push_back(pod(node + "-" + std::string(dynamo::role_name(role)) + "-" + std::to_string(k), role, node,
+                         "10.0.0." + std::to_string(ip++)));
   };
-  for (int i = 0; i < np; ++i) add("prefill", "p" + std::to_string(i));
-  for (int i = 0; i < nd; ++i) add("decode", "d" + std::to_string(i));
+  for (int i = 0; i < np; ++i) add(dynamo::Role::prefill, "p" + std::to_string(i));
+  for (int i = 0; i < nd; ++i) add(dynamo::Role::decode, "d" + std::to_string(i));
   for (int i = 0; i < both; ++i) {
-    add("prefill", "b" + std::to_string(i));
-    add("decode", "b" + std::to_string(i));
+    add(dynamo::Role::prefill, "b" + std::to_string(i));
+    add(dynamo::Role::decode, "b" + std::to_string(i));
   }
   return pods;
 }
@@ -192,8 +193,8 @@ std::vector<rules::PairCandidate> topology(int np, int nd, int both = 0, int pod
 std::set<std::string> covered(const std::vector<rules::PairCandidate>& pods, const rules::PairSelection& s) {
   std::set<std::string> nodes;
   for (const auto& pp : s.pairs) {
-    CHECK(pods[pp.prefill].role == "prefill");
-    CHECK(pods[pp.decode].role == "decode");
+    CHECK(pods[pp.prefill].role == dynamo::Role::prefill);
+    CHECK(pods[pp.decode].role == dynamo::Role::decode);
     CHECK(pods[pp.prefill].node != pods[pp.decode].node);
     nodes.insert(pods[pp.prefill].node);
     nodes.insert(pods[pp.decode].node);
@@ -261,7 +262,7 @@ TEST_CASE("pair selection: one node only gives the single same-node pair") {
   auto plans = rules::plan_transfers(pods, options());
   REQUIRE(plans.plans.size() == 1);
   CHECK_FALSE(plans.plans[0].cross_node);
-  CHECK(rules::plan_transfers({pod("w", "worker", "n1", "10.0.0.1")}, options()).plans.empty());
+  CHECK(rules::plan_transfers({pod("w", dynamo::Role::worker, "n1", "10.0.0.1")}, options()).plans.empty());
 }
 
 TEST_CASE("pair selection: on a node, the pod whose tool suits its partner") {
@@ -297,8 +298,6 @@ TEST_CASE("transfer waves: a few at a time, no node twice in one wave, every pla
 }
 
 TEST_CASE("pairing: the remote side is tied to the exec stream's stdin") {
-  auto plan = rules::plan_transfer({pod("p", "prefill", "n1", "10.0.0.1"), pod("d", "decode", "n2", "10.0.0.2")},
-                                   options());
   std::vector<std::string> argv = {"kubectl", "exec", "d", "-n", "dynamo", "-c", "main", "--",
                                    "timeout", "60", "/usr/bin/ucx_perftest", "-p", "13337"};
   auto tied = rules::stdin_tied(argv);
@@ -313,5 +312,4 @@ TEST_CASE("pairing: the remote side is tied to the exec stream's stdin") {
   CHECK(std::vector<std::string>(tied.end() - 3, tied.end()) ==
         std::vector<std::string>{"/usr/bin/ucx_perftest", "-p", "13337"});
   CHECK(rules::stdin_tied({"kubectl", "get", "pods"}) == std::vector<std::string>{"kubectl", "get", "pods"});
-  (void)plan;
 }
