@@ -205,8 +205,12 @@ std::optional<double> over_kv_ports(const probe::NodeFacts& facts, const NodeCon
   std::optional<double> acc;
   for (const auto& dev : *view.devices) {
     if (!node::nic_role(view, dev).traffic) continue;
-    for (const auto& port : dev.ports)
-      if (node::is_active(port) && port.rate_gbps) acc = acc ? add(*acc, *port.rate_gbps) : *port.rate_gbps;
+    for (const auto& port : dev.ports) {
+      // What the adapter should run at (fabric's expected rate), else what the port reports:
+      // a port that trained down is no excuse for a slow transfer.
+      auto rate = port.expected_gbps ? port.expected_gbps : port.rate_gbps;
+      if (node::is_active(port) && rate) acc = acc ? add(*acc, *rate) : *rate;
+    }
   }
   return acc;
 }

@@ -31,8 +31,9 @@ struct TransferOutcome {
   SideOutput initiator;  // prefill
 };
 
-// Line rate of the slowest Active port that carries KV traffic (GPU-affine, or named in
-// UCX_NET_DEVICES / NCCL_IB_HCA); nullopt when none is known. Gb/s as the kernel reports it.
+// Line rate of the slowest Active port of the pod's own HCAs that carries KV traffic
+// (GPU-affine, or named in UCX_NET_DEVICES / NCCL_IB_HCA); nullopt when none is known. Gb/s:
+// the adapter's expected rate where known (IbPort::expected_gbps), else the kernel's.
 std::optional<double> kv_line_rate_gbps(const probe::NodeFacts& facts, const NodeContext& ctx);
 // The same ports' line rates added up: what the pod's KV ports can carry together.
 std::optional<double> kv_ports_sum_gbps(const probe::NodeFacts& facts, const NodeContext& ctx);

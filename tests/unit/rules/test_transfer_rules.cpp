@@ -259,6 +259,10 @@ TEST_CASE("transfer: line rate is the slowest Active traffic port") {
   facts.sysfs_devices = {a, b, c};
   CHECK(rules::kv_line_rate_gbps(facts, {}) == 200.0);
   CHECK(rules::kv_ports_sum_gbps(facts, {}) == 600.0);
+  // a 400 Gb/s adapter whose port trained down to 200 is judged against 400
+  facts.sysfs_devices[1].ports[0].expected_gbps = 400;
+  CHECK(rules::kv_line_rate_gbps(facts, {}) == 400.0);
+  CHECK(rules::kv_ports_sum_gbps(facts, {}) == 800.0);
   CHECK_FALSE(rules::kv_line_rate_gbps(probe::NodeFacts{}, {}));
 }
 
