@@ -1,6 +1,5 @@
 #include <doctest/doctest.h>
 
-
 #include "../probe/fixture.hpp"
 #include "rules/transfer_rules.hpp"
 
