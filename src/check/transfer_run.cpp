@@ -1,12 +1,12 @@
 #include "check/transfer_run.hpp"
 
-#include <thread>
-
 #include "exec/child.hpp"
 #include "exec/fanout.hpp"
 #include "kube/exec_failure.hpp"
 #include "probe/transfer_output.hpp"
 #include "util/text.hpp"
+
+#include <thread>
 
 namespace icheck::check {
 namespace {
@@ -20,14 +20,16 @@ std::string exec_refused(const exec::ChildResult& r) {
   o.exit_code = r.exit_code;
   o.stderr_text = r.err;
   switch (kube::classify_exec_failure(o, kube::ExecTarget{}).kind) {
-    case K::forbidden:
-    case K::unauthorized:
-    case K::pod_gone:
-    case K::container_not_found:
-    case K::completed_pod:
-    case K::connection_refused: break;
-    default:
-      if (r.exit_code != 126 && r.exit_code != 127) return {};
+  case K::forbidden:
+  case K::unauthorized:
+  case K::pod_gone:
+  case K::container_not_found:
+  case K::completed_pod:
+  case K::connection_refused:
+    break;
+  default:
+    if (r.exit_code != 126 && r.exit_code != 127)
+      return {};
   }
   auto line = probe::last_lines(r.err, 2);
   return line.empty() ? "kubectl exec exited " + std::to_string(r.exit_code) : line;
@@ -38,7 +40,8 @@ std::string exec_refused(const exec::ChildResult& r) {
 std::string without_kubectl_note(const std::string& err) {
   std::string out;
   for (auto line : text::lines(err)) {
-    if (!text::contains(line, "command terminated with exit code")) out += std::string(line) + "\n";
+    if (!text::contains(line, "command terminated with exit code"))
+      out += std::string(line) + "\n";
   }
   return out;
 }
@@ -46,8 +49,10 @@ std::string without_kubectl_note(const std::string& err) {
 rules::SideOutput side_output(const exec::ChildResult& r, const std::string& program) {
   rules::SideOutput s;
   s.ran = !r.not_found && r.spawn_error.empty();
-  if (r.not_found) s.start_error = program + " not found";
-  else s.start_error = r.spawn_error;
+  if (r.not_found)
+    s.start_error = program + " not found";
+  else
+    s.start_error = r.spawn_error;
   if (r.interrupted) {
     s.ran = false;
     s.start_error = "interrupted";
@@ -83,7 +88,7 @@ rules::TransferOutcome not_run(const rules::TransferPlan& plan) {
   return out;
 }
 
-}  // namespace
+} // namespace
 
 rules::TransferOutcome run_transfer(const rules::TransferPlan& plan, const TransferRunOptions& o) {
   auto out = not_run(plan);
@@ -120,4 +125,4 @@ std::vector<rules::TransferOutcome> run_transfers(const std::vector<rules::Trans
   return outcomes;
 }
 
-}  // namespace icheck::check
+} // namespace icheck::check

@@ -6,12 +6,12 @@
 // kubectl's stdin, killed or not). Pairs run a few at a time, never two on one node at once
 // (they would share its NICs). Only exec::run_child spawns.
 
+#include "rules/pairing.hpp"
+#include "rules/transfer_rules.hpp"
+
 #include <chrono>
 #include <cstddef>
 #include <vector>
-
-#include "rules/pairing.hpp"
-#include "rules/transfer_rules.hpp"
 
 namespace icheck::check {
 
@@ -33,4 +33,4 @@ rules::TransferOutcome run_transfer(const rules::TransferPlan& plan,
 std::vector<rules::TransferOutcome> run_transfers(const std::vector<rules::TransferPlan>& plans,
                                                   const TransferRunOptions& options = {});
 
-}  // namespace icheck::check
+} // namespace icheck::check

@@ -1,15 +1,15 @@
-#include <algorithm>
-
 #include "probe/transfer_output.hpp"
 #include "util/text.hpp"
+
+#include <algorithm>
 
 namespace icheck::probe {
 namespace {
 
 struct Pattern {
   TransferFailureKind kind;
-  std::vector<std::string_view> any;   // lower-case substrings; one is enough
-  std::vector<std::string_view> also;  // and each of these (empty: none needed)
+  std::vector<std::string_view> any;  // lower-case substrings; one is enough
+  std::vector<std::string_view> also; // and each of these (empty: none needed)
 };
 
 // Most specific first: the cause before its consequences (an assertion aborts; a failed
@@ -18,7 +18,9 @@ struct Pattern {
 const std::vector<Pattern>& patterns() {
   using K = TransferFailureKind;
   static const std::vector<Pattern> p = {
-      {K::etcd, {"start barrier", "error in barrier", "in etcd", "etcd error", "failed to connect to etcd"}, {}},
+      {K::etcd,
+       {"start barrier", "error in barrier", "in etcd", "etcd error", "failed to connect to etcd"},
+       {}},
       {K::no_peer, {"asio connection timeout"}, {}},
       {K::stalled, {"asio receive timeout"}, {}},
       {K::backend_missing, {"createbackend: unsupported backend", "getpluginparams: backend"}, {}},
@@ -27,8 +29,11 @@ const std::vector<Pattern>& patterns() {
       {K::verbs, {"ucx  error", "error:", "couldn't"}, {"ibv_"}},
       {K::verbs, {"couldn't allocate mr", "failed to create mr"}, {}},
       {K::unsupported_memory,
-       {"unsupported memory type", "gpu memory is not supported", "cuda support was not found"}, {}},
-      {K::connection_refused, {"connection refused", "couldn't connect to", "connect() failed"}, {}},
+       {"unsupported memory type", "gpu memory is not supported", "cuda support was not found"},
+       {}},
+      {K::connection_refused,
+       {"connection refused", "couldn't connect to", "connect() failed"},
+       {}},
       {K::assertion, {"assertion `", "assertion failed"}, {}},
       {K::crash, {"segmentation fault", "caught signal", "core dumped", "aborted"}, {}},
       {K::nixl_error, {"nixl_err_"}, {}},
@@ -49,24 +54,38 @@ bool matches(const Pattern& p, std::string_view lower_line) {
                      [&](std::string_view s) { return text::contains(lower_line, s); });
 }
 
-}  // namespace
+} // namespace
 
 std::string_view to_string(TransferFailureKind k) {
   switch (k) {
-    case TransferFailureKind::none: return "none";
-    case TransferFailureKind::etcd: return "etcd";
-    case TransferFailureKind::no_peer: return "peer not reached";
-    case TransferFailureKind::stalled: return "peer stopped answering";
-    case TransferFailureKind::connection_refused: return "connection refused";
-    case TransferFailureKind::backend_missing: return "NIXL backend missing";
-    case TransferFailureKind::unreachable: return "destination unreachable";
-    case TransferFailureKind::verbs: return "verbs call failed";
-    case TransferFailureKind::unsupported_memory: return "unsupported memory type";
-    case TransferFailureKind::assertion: return "assertion failed";
-    case TransferFailureKind::crash: return "crashed";
-    case TransferFailureKind::nixl_error: return "NIXL error";
-    case TransferFailureKind::ucx_error: return "UCX error";
-    case TransferFailureKind::usage: return "usage error";
+  case TransferFailureKind::none:
+    return "none";
+  case TransferFailureKind::etcd:
+    return "etcd";
+  case TransferFailureKind::no_peer:
+    return "peer not reached";
+  case TransferFailureKind::stalled:
+    return "peer stopped answering";
+  case TransferFailureKind::connection_refused:
+    return "connection refused";
+  case TransferFailureKind::backend_missing:
+    return "NIXL backend missing";
+  case TransferFailureKind::unreachable:
+    return "destination unreachable";
+  case TransferFailureKind::verbs:
+    return "verbs call failed";
+  case TransferFailureKind::unsupported_memory:
+    return "unsupported memory type";
+  case TransferFailureKind::assertion:
+    return "assertion failed";
+  case TransferFailureKind::crash:
+    return "crashed";
+  case TransferFailureKind::nixl_error:
+    return "NIXL error";
+  case TransferFailureKind::ucx_error:
+    return "UCX error";
+  case TransferFailureKind::usage:
+    return "usage error";
   }
   return "unknown";
 }
@@ -75,10 +94,12 @@ TransferFailure detect_transfer_failure(std::string_view output) {
   auto all = text::lines(output);
   std::vector<std::string> lower;
   lower.reserve(all.size());
-  for (auto l : all) lower.push_back(text::lower(l));
+  for (auto l : all)
+    lower.push_back(text::lower(l));
   for (const auto& p : patterns()) {
     for (std::size_t i = 0; i < all.size(); ++i) {
-      if (matches(p, lower[i])) return {p.kind, std::string(text::trim(all[i]).substr(0, 240))};
+      if (matches(p, lower[i]))
+        return {p.kind, std::string(text::trim(all[i]).substr(0, 240))};
     }
   }
   return {};
@@ -96,7 +117,8 @@ bool shows_connected(std::string_view output) {
 std::string last_lines(std::string_view output, std::size_t n) {
   std::vector<std::string_view> kept;
   for (auto line : text::lines(output)) {
-    if (auto t = text::trim(line); !t.empty()) kept.push_back(t);
+    if (auto t = text::trim(line); !t.empty())
+      kept.push_back(t);
   }
   std::string out;
   for (auto i = kept.size() > n ? kept.size() - n : 0; i < kept.size(); ++i) {
@@ -105,4 +127,4 @@ std::string last_lines(std::string_view output, std::size_t n) {
   return out;
 }
 
-}  // namespace icheck::probe
+} // namespace icheck::probe

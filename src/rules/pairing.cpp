@@ -1,10 +1,10 @@
 #include "rules/pairing.hpp"
 
 #include "outside/argv.hpp"
+#include "util/join.hpp"
 
 #include <algorithm>
 #include <cctype>
-#include "util/join.hpp"
 
 namespace icheck::rules {
 namespace {
@@ -20,29 +20,40 @@ const std::vector<std::string> kBenchSizing = {
     "--max_block_size",    "67108864",   "--num_iter",         "100",
     "--warmup_iter",       "10"};
 
-bool has_ip(const PairCandidate& p) { return !p.pod_ip.empty(); }
+bool has_ip(const PairCandidate& p) {
+  return !p.pod_ip.empty();
+}
 
-bool ucx_direct(const PairCandidate& a, const PairCandidate& b) { return a.library == "UCX" && b.library == "UCX"; }
+bool ucx_direct(const PairCandidate& a, const PairCandidate& b) {
+  return a.library == "UCX" && b.library == "UCX";
+}
 
 // ucx_perftest first when both pods move KV with UCX directly: it is their KV path.
 TestTool best_tool(const PairCandidate& a, const PairCandidate& b, bool etcd_known) {
   const auto& ta = a.nixl.tools;
   const auto& tb = b.nixl.tools;
-  if (ucx_direct(a, b) && !ta.ucx_perftest.empty() && !tb.ucx_perftest.empty()) return TestTool::ucx_perftest;
+  if (ucx_direct(a, b) && !ta.ucx_perftest.empty() && !tb.ucx_perftest.empty())
+    return TestTool::ucx_perftest;
   if (ta.nixlbench && tb.nixlbench) {
-    if (ta.nixlbench->asio == true && tb.nixlbench->asio == true) return TestTool::nixlbench_asio;
-    if (etcd_known) return TestTool::nixlbench_etcd;
+    if (ta.nixlbench->asio == true && tb.nixlbench->asio == true)
+      return TestTool::nixlbench_asio;
+    if (etcd_known)
+      return TestTool::nixlbench_etcd;
   }
-  if (!ta.ucx_perftest.empty() && !tb.ucx_perftest.empty()) return TestTool::ucx_perftest;
-  if (!ta.nixl_test.empty() && !tb.nixl_test.empty()) return TestTool::nixl_test;
-  if (ta.nixlbench && tb.nixlbench) return TestTool::nixlbench_etcd;  // needs an etcd endpoint
+  if (!ta.ucx_perftest.empty() && !tb.ucx_perftest.empty())
+    return TestTool::ucx_perftest;
+  if (!ta.nixl_test.empty() && !tb.nixl_test.empty())
+    return TestTool::nixl_test;
+  if (ta.nixlbench && tb.nixlbench)
+    return TestTool::nixlbench_etcd; // needs an etcd endpoint
   return TestTool::none;
 }
 
 std::vector<std::string> exec_prefix(const PairingOptions& o, const PairCandidate& p) {
   auto argv = o.kubectl_base;
   argv.insert(argv.end(), {"exec", p.pod, "-n", p.namespace_});
-  if (!p.container.empty()) argv.insert(argv.end(), {"-c", p.container});
+  if (!p.container.empty())
+    argv.insert(argv.end(), {"-c", p.container});
   argv.insert(argv.end(), {"--", "timeout", std::to_string(o.timeout_s)});
   return argv;
 }
@@ -72,28 +83,28 @@ void fill_commands(TransferPlan& plan, const PairCandidate& prefill, const PairC
   const auto& td = decode.nixl.tools;
   const auto& tp = prefill.nixl.tools;
   switch (plan.tool) {
-    case TestTool::nixlbench_asio:
-    case TestTool::nixlbench_etcd:
-      listen.push_back(td.nixlbench->path);
-      append(listen, nixlbench_args(plan.tool, decode, o));
-      init.push_back(tp.nixlbench->path);
-      append(init, nixlbench_args(plan.tool, decode, o));
-      break;
-    case TestTool::ucx_perftest: {
-      std::vector<std::string> args = {"-t", "tag_bw", "-m", "cuda", "-s", "134217728",
-                                       "-n", "100", "-p", kPerftestPort};
-      listen.push_back(td.ucx_perftest);
-      append(listen, args);
-      init.insert(init.end(), {tp.ucx_perftest, decode.pod_ip});
-      append(init, args);
-      break;
-    }
-    case TestTool::nixl_test:
-      listen.insert(listen.end(), {td.nixl_test, "target", decode.pod_ip, kNixlTestPort});
-      init.insert(init.end(), {tp.nixl_test, "initiator", decode.pod_ip, kNixlTestPort});
-      break;
-    case TestTool::none:
-      return;
+  case TestTool::nixlbench_asio:
+  case TestTool::nixlbench_etcd:
+    listen.push_back(td.nixlbench->path);
+    append(listen, nixlbench_args(plan.tool, decode, o));
+    init.push_back(tp.nixlbench->path);
+    append(init, nixlbench_args(plan.tool, decode, o));
+    break;
+  case TestTool::ucx_perftest: {
+    std::vector<std::string> args = {"-t",        "tag_bw", "-m",  "cuda", "-s",
+                                     "134217728", "-n",     "100", "-p",   kPerftestPort};
+    listen.push_back(td.ucx_perftest);
+    append(listen, args);
+    init.insert(init.end(), {tp.ucx_perftest, decode.pod_ip});
+    append(init, args);
+    break;
+  }
+  case TestTool::nixl_test:
+    listen.insert(listen.end(), {td.nixl_test, "target", decode.pod_ip, kNixlTestPort});
+    init.insert(init.end(), {tp.nixl_test, "initiator", decode.pod_ip, kNixlTestPort});
+    break;
+  case TestTool::none:
+    return;
   }
   plan.listener_argv = std::move(listen);
   plan.initiator_argv = std::move(init);
@@ -105,15 +116,19 @@ void fill_commands(TransferPlan& plan, const PairCandidate& prefill, const PairC
 std::vector<std::string> debug_argv(const PairingOptions& o, const PairCandidate& p, bool ucx,
                                     const PairCandidate& decode, bool listener) {
   auto argv = o.kubectl_base;
-  argv.insert(argv.end(), {"debug", p.pod, "-n", p.namespace_, "-it",
-                           "--image=" + (o.test_image.empty() ? std::string(ucx ? "UCX_PERFTEST_IMAGE" : "NIXLBENCH_IMAGE")
-                                                              : o.test_image),
-                           "--target=" + (p.container.empty() ? std::string("main") : p.container),
-                           "--profile=sysadmin", "--", "timeout", std::to_string(o.timeout_s)});
+  argv.insert(argv.end(),
+              {"debug", p.pod, "-n", p.namespace_, "-it",
+               "--image=" + (o.test_image.empty()
+                                 ? std::string(ucx ? "UCX_PERFTEST_IMAGE" : "NIXLBENCH_IMAGE")
+                                 : o.test_image),
+               "--target=" + (p.container.empty() ? std::string("main") : p.container),
+               "--profile=sysadmin", "--", "timeout", std::to_string(o.timeout_s)});
   if (ucx) {
     argv.push_back("ucx_perftest");
-    if (!listener) argv.push_back(decode.pod_ip);
-    append(argv, {"-t", "tag_bw", "-m", "cuda", "-s", "134217728", "-n", "100", "-p", kPerftestPort});
+    if (!listener)
+      argv.push_back(decode.pod_ip);
+    append(argv,
+           {"-t", "tag_bw", "-m", "cuda", "-s", "134217728", "-n", "100", "-p", kPerftestPort});
   } else {
     argv.push_back("nixlbench");
     append(argv, nixlbench_args(TestTool::nixlbench_asio, decode, o));
@@ -121,12 +136,13 @@ std::vector<std::string> debug_argv(const PairingOptions& o, const PairCandidate
   return argv;
 }
 
-void fill_debug_commands(TransferPlan& plan, const PairCandidate& prefill, const PairCandidate& decode,
-                         const PairingOptions& o) {
+void fill_debug_commands(TransferPlan& plan, const PairCandidate& prefill,
+                         const PairCandidate& decode, const PairingOptions& o) {
   const bool ucx = prefill.library != "NIXL" || decode.library != "NIXL";
   plan.debug_listener_argv = debug_argv(o, decode, ucx, decode, true);
   plan.debug_initiator_argv = debug_argv(o, prefill, ucx, decode, false);
-  plan.debug_note = "run " + std::string(ucx ? "ucx_perftest" : "nixlbench") + " from an image that has it (" +
+  plan.debug_note = "run " + std::string(ucx ? "ucx_perftest" : "nixlbench") +
+                    " from an image that has it (" +
                     (o.test_image.empty() ? "name it with --test-image" : o.test_image) +
                     "), decode side first: `kubectl debug` adds an ephemeral container to each pod "
                     "(it stays in the pod until the pod is replaced), which this tool never does";
@@ -134,15 +150,18 @@ void fill_debug_commands(TransferPlan& plan, const PairCandidate& prefill, const
 
 std::string tool_note(TestTool t, const PairingOptions& o) {
   switch (t) {
-    case TestTool::nixlbench_asio: return "nixlbench, ASIO runtime (no etcd); start the decode side first";
-    case TestTool::nixlbench_etcd:
-      return o.etcd_endpoints.empty()
-                 ? "nixlbench without the ASIO runtime needs etcd: replace ETCD_HOST and start both within 60 s"
-                 : "nixlbench with etcd: start both within 60 s";
-    case TestTool::ucx_perftest: return "ucx_perftest: server on decode, client on prefill, CUDA memory";
-    case TestTool::nixl_test: return "nixl_test: host memory only, does not test GPUDirect";
-    case TestTool::none:
-      return "neither pod has nixlbench, ucx_perftest or nixl_test in common";
+  case TestTool::nixlbench_asio:
+    return "nixlbench, ASIO runtime (no etcd); start the decode side first";
+  case TestTool::nixlbench_etcd:
+    return o.etcd_endpoints.empty() ? "nixlbench without the ASIO runtime needs etcd: replace "
+                                      "ETCD_HOST and start both within 60 s"
+                                    : "nixlbench with etcd: start both within 60 s";
+  case TestTool::ucx_perftest:
+    return "ucx_perftest: server on decode, client on prefill, CUDA memory";
+  case TestTool::nixl_test:
+    return "nixl_test: host memory only, does not test GPUDirect";
+  case TestTool::none:
+    return "neither pod has nixlbench, ucx_perftest or nixl_test in common";
   }
   return {};
 }
@@ -156,8 +175,10 @@ struct Choice {
 
 // Different nodes first (only then is RDMA exercised), then the better tool.
 bool better(const Choice& a, const Choice& b) {
-  if (!b.prefill) return true;
-  if (a.cross != b.cross) return a.cross;
+  if (!b.prefill)
+    return true;
+  if (a.cross != b.cross)
+    return a.cross;
   return static_cast<int>(a.tool) < static_cast<int>(b.tool);
 }
 
@@ -170,7 +191,8 @@ Choice choose(const std::vector<PairCandidate>& pods, const PairingOptions& o) {
       if (d.role != dynamo::Role::decode || !has_ip(d))
         continue;
       Choice c{&p, &d, best_tool(p, d, !o.etcd_endpoints.empty()), p.node != d.node};
-      if (better(c, best)) best = c;
+      if (better(c, best))
+        best = c;
     }
   }
   return best;
@@ -178,11 +200,15 @@ Choice choose(const std::vector<PairCandidate>& pods, const PairingOptions& o) {
 
 // The backend both sides can use: the prefill's first that the decode pod also uses; a
 // candidate without backends (not known) takes the other's, then the options' default.
-std::string common_backend(const PairCandidate& p, const PairCandidate& d, const std::string& fallback) {
-  if (p.backends.empty()) return d.backends.empty() ? fallback : d.backends.front();
-  if (d.backends.empty()) return p.backends.front();
+std::string common_backend(const PairCandidate& p, const PairCandidate& d,
+                           const std::string& fallback) {
+  if (p.backends.empty())
+    return d.backends.empty() ? fallback : d.backends.front();
+  if (d.backends.empty())
+    return p.backends.front();
   for (const auto& b : p.backends)
-    if (std::find(d.backends.begin(), d.backends.end(), b) != d.backends.end()) return b;
+    if (std::find(d.backends.begin(), d.backends.end(), b) != d.backends.end())
+      return b;
   return {};
 }
 
@@ -193,19 +219,25 @@ const PairCandidate* by_name(const std::vector<PairCandidate>& pods, const std::
 
 bool shell_safe(const std::string& s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || std::string_view("-_./:=,@%+").find(c) != std::string_view::npos;
+    return std::isalnum(static_cast<unsigned char>(c)) ||
+           std::string_view("-_./:=,@%+").find(c) != std::string_view::npos;
   });
 }
 
-}  // namespace
+} // namespace
 
 std::string_view to_string(TestTool t) {
   switch (t) {
-    case TestTool::nixlbench_asio: return "nixlbench (ASIO)";
-    case TestTool::nixlbench_etcd: return "nixlbench (etcd)";
-    case TestTool::ucx_perftest: return "ucx_perftest";
-    case TestTool::nixl_test: return "nixl_test";
-    case TestTool::none: return "none";
+  case TestTool::nixlbench_asio:
+    return "nixlbench (ASIO)";
+  case TestTool::nixlbench_etcd:
+    return "nixlbench (etcd)";
+  case TestTool::ucx_perftest:
+    return "ucx_perftest";
+  case TestTool::nixl_test:
+    return "nixl_test";
+  case TestTool::none:
+    return "none";
   }
   return "none";
 }
@@ -213,10 +245,15 @@ std::string_view to_string(TestTool t) {
 std::string shell_line(const std::vector<std::string>& argv) {
   std::string out;
   for (const auto& a : argv) {
-    if (!out.empty()) out += ' ';
-    if (shell_safe(a)) { out += a; continue; }
+    if (!out.empty())
+      out += ' ';
+    if (shell_safe(a)) {
+      out += a;
+      continue;
+    }
     out += '\'';
-    for (char c : a) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    for (char c : a)
+      out += c == '\'' ? std::string("'\\''") : std::string(1, c);
     out += '\'';
   }
   return out;
@@ -233,7 +270,8 @@ std::vector<std::string> stdin_tied(const std::vector<std::string>& argv) {
       "exec 3<&-; "
       "wait $p; rc=$?; kill $w 2>/dev/null; exit $rc";
   auto dashes = std::find(argv.begin(), argv.end(), "--");
-  if (dashes == argv.end() || argv.end() - dashes < 4 || dashes[1] != "timeout") return argv;
+  if (dashes == argv.end() || argv.end() - dashes < 4 || dashes[1] != "timeout")
+    return argv;
   std::vector<std::string> out(argv.begin(), dashes);
   out.insert(out.end(), {"-i", "--", "timeout", dashes[2], "sh", "-c", script, "icheck-transfer"});
   out.insert(out.end(), dashes + 3, argv.end());
@@ -258,7 +296,8 @@ std::string TransferPlan::pair_line() const {
   auto side = [](const std::string& pod, const std::string& node, const std::string& ip) {
     return pod + " (node " + (node.empty() ? "?" : node) + ", " + (ip.empty() ? "no IP" : ip) + ")";
   };
-  return "prefill " + side(prefill, prefill_node, prefill_ip) + " -> decode " + side(decode, decode_node, decode_ip);
+  return "prefill " + side(prefill, prefill_node, prefill_ip) + " -> decode " +
+         side(decode, decode_node, decode_ip);
 }
 
 Expected<std::pair<std::string, std::string>> parse_pair(std::string_view value) {
@@ -297,7 +336,8 @@ static TransferPlan plan_choice(const Choice& c, const PairingOptions& o) {
     plan.backend_note = "ucx_perftest measures UCX, not the " + with_backend.backend +
                         " backend these pods' NIXL uses";
   }
-  const bool measures_kv_path = ucx_direct(*c.prefill, *c.decode) && c.tool == TestTool::ucx_perftest;
+  const bool measures_kv_path =
+      ucx_direct(*c.prefill, *c.decode) && c.tool == TestTool::ucx_perftest;
   if ((c.prefill->library != "NIXL" || c.decode->library != "NIXL") && !measures_kv_path) {
     const auto& p = c.prefill->library;
     const auto& d = c.decode->library;
@@ -315,13 +355,16 @@ static TransferPlan plan_choice(const Choice& c, const PairingOptions& o) {
                   !(c.tool == TestTool::nixlbench_etcd && o.etcd_endpoints.empty()) &&
                   !(bypassed && c.tool != TestTool::ucx_perftest);
   if (bypassed && c.tool != TestTool::ucx_perftest && c.tool != TestTool::none)
-    plan.tool_note = std::string(to_string(c.tool)) + " would test NIXL, which these pods bypass: "
+    plan.tool_note = std::string(to_string(c.tool)) +
+                     " would test NIXL, which these pods bypass: "
                      "ucx_perftest in both images would test the fabric their KV uses";
-  if (!plan.runnable) fill_debug_commands(plan, *c.prefill, *c.decode, with_backend);
+  if (!plan.runnable)
+    fill_debug_commands(plan, *c.prefill, *c.decode, with_backend);
   return plan;
 }
 
-TransferPlan plan_for(const PairCandidate& prefill, const PairCandidate& decode, const PairingOptions& o) {
+TransferPlan plan_for(const PairCandidate& prefill, const PairCandidate& decode,
+                      const PairingOptions& o) {
   Choice c{&prefill, &decode, best_tool(prefill, decode, !o.etcd_endpoints.empty()),
            prefill.node != decode.node};
   return plan_choice(c, o);
@@ -334,7 +377,8 @@ TransferPlan plan_transfer(const std::vector<PairCandidate>& pods, const Pairing
     if (!p || !d) {
       TransferPlan plan;
       plan.timeout_s = o.timeout_s;
-      plan.why_not = "--pair names a pod that was not probed: " + (p ? o.pair->second : o.pair->first);
+      plan.why_not =
+          "--pair names a pod that was not probed: " + (p ? o.pair->second : o.pair->first);
       return plan;
     }
     return plan_for(*p, *d, o);
@@ -343,10 +387,11 @@ TransferPlan plan_transfer(const std::vector<PairCandidate>& pods, const Pairing
   if (!c.prefill) {
     TransferPlan plan;
     plan.timeout_s = o.timeout_s;
-    plan.why_not = "no prefill and decode pod (with pod IPs) to pair: not a disaggregated deployment?";
+    plan.why_not =
+        "no prefill and decode pod (with pod IPs) to pair: not a disaggregated deployment?";
     return plan;
   }
   return plan_choice(c, o);
 }
 
-}  // namespace icheck::rules
+} // namespace icheck::rules

@@ -22,9 +22,9 @@ struct PairCandidate {
   std::string pod_ip;
   dynamo::Role role = dynamo::Role::unknown;
   std::string container;
-  probe::NixlFacts nixl;  // from the pod's probe
-  std::vector<std::string> backends;  // NIXL backends it uses (nixl_backend.hpp); empty: unknown
-  std::string library = "NIXL";       // what moves its KV (KvBackends::library)
+  probe::NixlFacts nixl;             // from the pod's probe
+  std::vector<std::string> backends; // NIXL backends it uses (nixl_backend.hpp); empty: unknown
+  std::string library = "NIXL";      // what moves its KV (KvBackends::library)
 };
 
 // Best first.
@@ -36,30 +36,30 @@ std::string_view to_string(TestTool t);
 enum class PairMode { cover, all };
 
 struct PairingOptions {
-  std::vector<std::string> kubectl_base;  // program + the user's global flags (--context, ...)
-  std::optional<std::pair<std::string, std::string>> pair;  // --pair PREFILL,DECODE
+  std::vector<std::string> kubectl_base; // program + the user's global flags (--context, ...)
+  std::optional<std::pair<std::string, std::string>> pair; // --pair PREFILL,DECODE
   PairMode mode = PairMode::cover;
-  std::size_t max_pairs = 64;             // --pairs all is cut here (and says so)
-  int timeout_s = 60;                     // each remote process runs under `timeout` this long
-  std::string etcd_endpoints;             // for nixlbench without ASIO; "" = none known
-  std::string backend = "UCX";            // when no candidate says which it uses
-  std::string test_image;                 // --test-image, for the kubectl debug commands
+  std::size_t max_pairs = 64;  // --pairs all is cut here (and says so)
+  int timeout_s = 60;          // each remote process runs under `timeout` this long
+  std::string etcd_endpoints;  // for nixlbench without ASIO; "" = none known
+  std::string backend = "UCX"; // when no candidate says which it uses
+  std::string test_image;      // --test-image, for the kubectl debug commands
 };
 
 struct TransferPlan {
-  bool found = false;      // a prefill and a decode pod to pair
-  std::string why_not;     // one line when !found
-  std::string prefill, decode;       // pod names
+  bool found = false;          // a prefill and a decode pod to pair
+  std::string why_not;         // one line when !found
+  std::string prefill, decode; // pod names
   std::string prefill_node, decode_node;
   bool cross_node = false;
   std::string prefill_ip, decode_ip;
-  std::string node_note;   // set when every pair shares a node
+  std::string node_note; // set when every pair shares a node
   TestTool tool = TestTool::none;
-  std::string tool_note;   // e.g. "host memory only: does not test GPUDirect"
-  std::string backend;     // the NIXL backend the test uses (nixlbench --backend)
+  std::string tool_note; // e.g. "host memory only: does not test GPUDirect"
+  std::string backend;   // the NIXL backend the test uses (nixlbench --backend)
   // set when the pods share no backend, the tool does not test it, or KV does not go through NIXL
   std::string backend_note;
-  bool runnable = false;   // a common tool exists and nothing is left to fill in
+  bool runnable = false; // a common tool exists and nothing is left to fill in
   // The listening side (decode) starts first; each argv is a full kubectl exec.
   std::vector<std::string> listener_argv;
   std::vector<std::string> initiator_argv;
@@ -82,7 +82,8 @@ struct TransferPlan {
 TransferPlan plan_transfer(const std::vector<PairCandidate>& pods, const PairingOptions& options);
 
 // The plan for this prefill and this decode pod.
-TransferPlan plan_for(const PairCandidate& prefill, const PairCandidate& decode, const PairingOptions& options);
+TransferPlan plan_for(const PairCandidate& prefill, const PairCandidate& decode,
+                      const PairingOptions& options);
 
 // A prefill pod and a decode pod to test, as indices into the candidates.
 struct PodPair {
@@ -93,8 +94,8 @@ struct PodPair {
 
 struct PairSelection {
   std::vector<PodPair> pairs;
-  std::vector<std::string> uncovered;  // nodes with a prefill or decode pod in no cross-node pair
-  std::string cut;                     // set when --pairs all was cut at max_pairs
+  std::vector<std::string> uncovered; // nodes with a prefill or decode pod in no cross-node pair
+  std::string cut;                    // set when --pairs all was cut at max_pairs
 };
 
 // cover: the fewest cross-node prefill->decode pairs such that every node with a prefill or a
@@ -105,9 +106,9 @@ struct PairSelection {
 PairSelection select_pairs(const std::vector<PairCandidate>& pods, const PairingOptions& options);
 
 struct TransferPlans {
-  std::vector<TransferPlan> plans;  // empty: why_not says why
+  std::vector<TransferPlan> plans; // empty: why_not says why
   std::string why_not;
-  std::vector<std::string> notes;   // uncovered nodes, a cut --pairs all
+  std::vector<std::string> notes; // uncovered nodes, a cut --pairs all
 };
 
 // The plans for the selection (or for --pair alone).
@@ -130,4 +131,4 @@ std::vector<std::string> stdin_tied(const std::vector<std::string>& argv);
 // One argv as a line a POSIX shell reads back unchanged.
 std::string shell_line(const std::vector<std::string>& argv);
 
-}  // namespace icheck::rules
+} // namespace icheck::rules

@@ -1,11 +1,11 @@
 #include "rules/transfer_rules.hpp"
 
-#include <cmath>
-#include <cstdio>
-
 #include "probe/transfer_output.hpp"
 #include "rules/node_view.hpp"
 #include "util/percent.hpp"
+
+#include <cmath>
+#include <cstdio>
 
 namespace icheck::rules {
 namespace {
@@ -15,9 +15,9 @@ using report::Finding;
 using report::Layer;
 using report::Status;
 
-constexpr double kTcpClassGBs = 3.0;     // TCP fallback measures 1-2 GB/s (Dynamo guide)
+constexpr double kTcpClassGBs = 3.0; // TCP fallback measures 1-2 GB/s (Dynamo guide)
 constexpr double kLineRateShare = 0.5;
-constexpr double kAboveRate = 1.05;      // beyond rounding and the kernel's rate labels
+constexpr double kAboveRate = 1.05; // beyond rounding and the kernel's rate labels
 constexpr std::size_t kLastLines = 3;
 
 Finding transfer_finding(Status s, std::string detail, std::string next = {},
@@ -38,10 +38,14 @@ std::string gbs(double v) {
   return buf;
 }
 
-std::string both(const SideOutput& s) { return s.out + "\n" + s.err; }
+std::string both(const SideOutput& s) {
+  return s.out + "\n" + s.err;
+}
 
 // The tool's own layer: where an unknown failure of it is reported.
-Layer tool_layer(TestTool t) { return t == TestTool::ucx_perftest ? Layer::ucx : Layer::nixl; }
+Layer tool_layer(TestTool t) {
+  return t == TestTool::ucx_perftest ? Layer::ucx : Layer::nixl;
+}
 
 std::string pair_name(const TransferOutcome& o) {
   auto side = [](const std::string& pod, const std::string& node) {
@@ -55,7 +59,8 @@ std::optional<double> measured_gbs(const TransferOutcome& o) {
   for (const auto* side : {&o.initiator, &o.listener}) {
     auto text = both(*side);
     if (o.tool == TestTool::ucx_perftest) {
-      if (auto v = probe::parse_ucx_perftest(text).gb_per_s()) return v;
+      if (auto v = probe::parse_ucx_perftest(text).gb_per_s())
+        return v;
     } else if (auto v = probe::parse_nixlbench(text).gb_per_s()) {
       return v;
     }
@@ -92,16 +97,21 @@ SideFailure first_failure(const TransferOutcome& o) {
 
 std::optional<Layer> failure_layer(TransferFailureKind k, TestTool tool) {
   switch (k) {
-    case TransferFailureKind::unreachable:
-    case TransferFailureKind::unsupported_memory:
-    case TransferFailureKind::assertion:
-    case TransferFailureKind::ucx_error:
-    case TransferFailureKind::connection_refused: return Layer::ucx;
-    case TransferFailureKind::verbs: return Layer::rdma_access;
-    case TransferFailureKind::backend_missing:
-    case TransferFailureKind::nixl_error: return Layer::nixl;
-    case TransferFailureKind::crash: return tool_layer(tool);
-    default: return std::nullopt;  // etcd, no peer, usage: the test did not get to the data path
+  case TransferFailureKind::unreachable:
+  case TransferFailureKind::unsupported_memory:
+  case TransferFailureKind::assertion:
+  case TransferFailureKind::ucx_error:
+  case TransferFailureKind::connection_refused:
+    return Layer::ucx;
+  case TransferFailureKind::verbs:
+    return Layer::rdma_access;
+  case TransferFailureKind::backend_missing:
+  case TransferFailureKind::nixl_error:
+    return Layer::nixl;
+  case TransferFailureKind::crash:
+    return tool_layer(tool);
+  default:
+    return std::nullopt; // etcd, no peer, usage: the test did not get to the data path
   }
 }
 
@@ -123,27 +133,31 @@ constexpr const char* kHangCauses =
 
 std::optional<Finding> judge_failure(const TransferOutcome& o) {
   auto [side, failure] = first_failure(o);
-  if (!side) return std::nullopt;
+  if (!side)
+    return std::nullopt;
   const std::string line = std::string(who(o, side)) + ": " + failure.line;
   if (failure.kind == TransferFailureKind::stalled && connected(o))
-    return transfer_finding(Status::fail, pair_name(o) + " connected, then " + line + ": " + kHangCauses);
+    return transfer_finding(Status::fail,
+                            pair_name(o) + " connected, then " + line + ": " + kHangCauses);
   if (failure.kind == TransferFailureKind::connection_refused && !listener_was_up(o))
     return transfer_finding(Status::skipped, "transfer test did not connect: the decode side was "
-                                             "not listening; " + line);
+                                             "not listening; " +
+                                                 line);
   auto layer = failure_layer(failure.kind, o.tool);
   if (!layer)
     return transfer_finding(Status::skipped, "transfer test did not complete: " + line);
-  return transfer_finding(Status::fail,
-                          pair_name(o) + ": " + std::string(probe::to_string(failure.kind)) + ": " + line,
-                          {}, *layer);
+  return transfer_finding(
+      Status::fail, pair_name(o) + ": " + std::string(probe::to_string(failure.kind)) + ": " + line,
+      {}, *layer);
 }
 
 // No figure and no known error: a deadline, a start failure, or an unknown non-zero exit.
 Finding judge_incomplete(const TransferOutcome& o) {
   for (const auto* side : {&o.listener, &o.initiator}) {
     if (!side->ran)
-      return transfer_finding(Status::skipped, std::string(who(o, side)) + " did not start: " +
-                                                   (side->start_error.empty() ? "not run" : side->start_error));
+      return transfer_finding(Status::skipped,
+                              std::string(who(o, side)) + " did not start: " +
+                                  (side->start_error.empty() ? "not run" : side->start_error));
   }
   const bool deadline = ended_by_deadline(o.listener) || ended_by_deadline(o.initiator);
   const std::string within = " within " + std::to_string(o.timeout_s) + " s";
@@ -155,14 +169,16 @@ Finding judge_incomplete(const TransferOutcome& o) {
       auto tail = probe::last_lines(both(*side), kLastLines);
       return transfer_finding(Status::fail,
                               pair_name(o) + ": " + who(o, side) + " exited " +
-                                  std::to_string(side->exit_code) + (tail.empty() ? "" : ": " + tail),
+                                  std::to_string(side->exit_code) +
+                                  (tail.empty() ? "" : ": " + tail),
                               {}, tool_layer(o.tool));
     }
   }
   if (deadline) {
     auto tail = probe::last_lines(both(o.initiator) + "\n" + both(o.listener), 1);
-    return transfer_finding(Status::skipped, "transfer test never connected" + within +
-                                                 (tail.empty() ? "" : " (last line: " + tail + ")"));
+    return transfer_finding(Status::skipped,
+                            "transfer test never connected" + within +
+                                (tail.empty() ? "" : " (last line: " + tail + ")"));
   }
   return transfer_finding(Status::skipped, "transfer test printed no bandwidth");
 }
@@ -170,16 +186,19 @@ Finding judge_incomplete(const TransferOutcome& o) {
 Finding judge_bandwidth(const TransferOutcome& o, double measured, const PairRates& rates) {
   std::string what = pair_name(o) + ": " + gbs(measured);
   if (!std::isfinite(measured) || measured <= 0)
-    return transfer_finding(Status::warn, "implausible figure: " + what + " (not a positive number)");
+    return transfer_finding(Status::warn,
+                            "implausible figure: " + what + " (not a positive number)");
   if (o.cross_node && rates.sum_gbps && measured > kAboveRate * *rates.sum_gbps / 8.0)
-    return transfer_finding(Status::warn, "implausible figure: " + what + " is more than the pair's KV ports carry (" +
+    return transfer_finding(Status::warn, "implausible figure: " + what +
+                                              " is more than the pair's KV ports carry (" +
                                               gbs(*rates.sum_gbps / 8.0) + " together)");
   if (measured < kTcpClassGBs)
     return transfer_finding(Status::fail, "KV transfer falls back to TCP: " + what,
                             "check the rdma-access, gpudirect and ucx layers of both pods");
   if (!o.cross_node)
-    return transfer_finding(Status::warn, what + " on one node: RDMA was not exercised",
-                            "kubectl dynamo-icheck nixl --transfer --pair PREFILL,DECODE with pods on different nodes");
+    return transfer_finding(
+        Status::warn, what + " on one node: RDMA was not exercised",
+        "kubectl dynamo-icheck nixl --transfer --pair PREFILL,DECODE with pods on different nodes");
   if (!rates.port_gbps)
     return transfer_finding(Status::warn, what + "; line rate unknown, so not judged against it");
   double line_gbs = *rates.port_gbps / 8.0;
@@ -188,36 +207,45 @@ Finding judge_bandwidth(const TransferOutcome& o, double measured, const PairRat
   // rails (UCX_MAX_RNDV_RAILS), or it went over (multi-node) NVLink rather than the NIC.
   if (measured > kAboveRate * line_gbs) {
     what += " of one port";
-    if (!rates.sum_gbps)  // what the other ports add is not known: nothing bounds the figure
-      return transfer_finding(Status::warn, "implausible figure: " + what + ", and the pair's other KV ports are not known)");
+    if (!rates.sum_gbps) // what the other ports add is not known: nothing bounds the figure
+      return transfer_finding(Status::warn, "implausible figure: " + what +
+                                                ", and the pair's other KV ports are not known)");
     what += ": several rails or NVLink carried it";
   }
   what += ")";
-  if (measured >= kLineRateShare * line_gbs) return transfer_finding(Status::ok, what);
-  return transfer_finding(Status::warn, what + ": below half of line rate",
-                          "check UCX_NET_DEVICES names the GPU-affine NICs and that GPUDirect is active");
+  if (measured >= kLineRateShare * line_gbs)
+    return transfer_finding(Status::ok, what);
+  return transfer_finding(
+      Status::warn, what + ": below half of line rate",
+      "check UCX_NET_DEVICES names the GPU-affine NICs and that GPUDirect is active");
 }
 
 template <typename Add>
-std::optional<double> over_kv_ports(const probe::NodeFacts& facts, const NodeContext& ctx, Add add) {
+std::optional<double> over_kv_ports(const probe::NodeFacts& facts, const NodeContext& ctx,
+                                    Add add) {
   auto view = node::make_view(facts, ctx);
-  if (!view.devices) return std::nullopt;
+  if (!view.devices)
+    return std::nullopt;
   std::optional<double> acc;
   for (const auto& dev : *view.devices) {
-    if (!node::nic_role(view, dev).traffic) continue;
+    if (!node::nic_role(view, dev).traffic)
+      continue;
     for (const auto& port : dev.ports) {
       // What the adapter should run at (fabric's expected rate), else what the port reports:
       // a port that trained down is no excuse for a slow transfer.
       auto rate = port.expected_gbps ? port.expected_gbps : port.rate_gbps;
-      if (node::is_active(port) && rate) acc = acc ? add(*acc, *rate) : *rate;
+      if (node::is_active(port) && rate)
+        acc = acc ? add(*acc, *rate) : *rate;
     }
   }
   return acc;
 }
 
-}  // namespace
+} // namespace
 
-std::optional<double> transfer_gbps(const TransferOutcome& o) { return measured_gbs(o); }
+std::optional<double> transfer_gbps(const TransferOutcome& o) {
+  return measured_gbs(o);
+}
 
 std::optional<double> kv_line_rate_gbps(const probe::NodeFacts& facts, const NodeContext& ctx) {
   return over_kv_ports(facts, ctx, [](double a, double b) { return std::min(a, b); });
@@ -230,15 +258,17 @@ std::optional<double> kv_ports_sum_gbps(const probe::NodeFacts& facts, const Nod
 Finding judge_transfer(const TransferOutcome& o, const PairRates& rates) {
   if (o.tool == TestTool::none)
     return transfer_finding(Status::skipped, "no transfer tool common to both pods");
-  if (auto failed = judge_failure(o)) return *failed;
+  if (auto failed = judge_failure(o))
+    return *failed;
   auto measured = measured_gbs(o);
   if (!measured) {
     if (o.tool == TestTool::nixl_test && o.listener.exit_code == 0 && o.initiator.exit_code == 0)
-      return transfer_finding(Status::warn, "nixl_test " + o.prefill + " -> " + o.decode +
-                                                " passed with host memory only: GPUDirect and bandwidth not tested");
+      return transfer_finding(
+          Status::warn, "nixl_test " + o.prefill + " -> " + o.decode +
+                            " passed with host memory only: GPUDirect and bandwidth not tested");
     return judge_incomplete(o);
   }
   return judge_bandwidth(o, *measured, rates);
 }
 
-}  // namespace icheck::rules
+} // namespace icheck::rules

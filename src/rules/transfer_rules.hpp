@@ -2,18 +2,18 @@
 // The pairwise transfer test judged (nixl layer, name "transfer"). Pure: the two sides'
 // outputs in, one finding out. A test that did not start or finish is skipped, never ok.
 
-#include <optional>
-#include <string>
-
 #include "probe/facts.hpp"
 #include "report/model.hpp"
 #include "rules/node.hpp"
 #include "rules/pairing.hpp"
 
+#include <optional>
+#include <string>
+
 namespace icheck::rules {
 
 struct SideOutput {
-  bool ran = false;        // the process was started at all
+  bool ran = false; // the process was started at all
   int exit_code = -1;
   bool timed_out = false;  // killed at --transfer-timeout (or by the remote `timeout`: 124)
   std::string out;         // stdout
@@ -27,8 +27,8 @@ struct TransferOutcome {
   std::string prefill_node, decode_node;
   bool cross_node = true;
   int timeout_s = 60;
-  SideOutput listener;   // decode
-  SideOutput initiator;  // prefill
+  SideOutput listener;  // decode
+  SideOutput initiator; // prefill
 };
 
 // Line rate of the slowest Active port of the pod's own HCAs that carries KV traffic
@@ -59,5 +59,4 @@ inline report::Finding judge_transfer(const TransferOutcome& outcome,
 // The bandwidth the test printed (GB/s), from either side; nullopt without a figure.
 std::optional<double> transfer_gbps(const TransferOutcome& outcome);
 
-
-}  // namespace icheck::rules
+} // namespace icheck::rules

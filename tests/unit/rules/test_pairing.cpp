@@ -1,8 +1,7 @@
-#include <doctest/doctest.h>
-
-#include <set>
-
 #include "rules/pairing.hpp"
+
+#include <doctest/doctest.h>
+#include <set>
 
 using namespace icheck;
 using rules::TestTool;
@@ -30,13 +29,14 @@ rules::PairingOptions options() {
   return o;
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("pairing: prefers pods on different nodes, nixlbench ASIO, exact commands") {
   auto p0 = pod("llm-prefill-0", dynamo::Role::prefill, "gpu-a01", "10.0.1.5");
   auto d0 = pod("llm-decode-0", dynamo::Role::decode, "gpu-a01", "10.0.1.6");
   auto d1 = pod("llm-decode-1", dynamo::Role::decode, "gpu-a02", "10.0.2.7");
-  for (auto* p : {&p0, &d0, &d1}) give_nixlbench(*p, true);
+  for (auto* p : {&p0, &d0, &d1})
+    give_nixlbench(*p, true);
   auto plan = rules::plan_transfer({p0, d0, d1}, options());
   REQUIRE(plan.found);
   CHECK(plan.decode == "llm-decode-1");
@@ -62,15 +62,15 @@ TEST_CASE("pairing: every pair on one node says RDMA is not exercised") {
   auto plan = rules::plan_transfer({p0, d0}, options());
   REQUIRE(plan.found);
   CHECK_FALSE(plan.cross_node);
-  CHECK(plan.node_note ==
-        "every prefill/decode pair shares a node (gpu-a01): RDMA is not exercised, only NVLink/shared memory");
+  CHECK(plan.node_note == "every prefill/decode pair shares a node (gpu-a01): RDMA is not "
+                          "exercised, only NVLink/shared memory");
   CHECK(plan.tool == TestTool::ucx_perftest);
-  CHECK(plan.listener_command() ==
-        "kubectl --context prod-a exec d -n dynamo -c main -- timeout 60 /usr/local/ucx/bin/ucx_perftest "
-        "-t tag_bw -m cuda -s 134217728 -n 100 -p 13337");
-  CHECK(plan.initiator_command() ==
-        "kubectl --context prod-a exec p -n dynamo -c main -- timeout 60 /usr/local/ucx/bin/ucx_perftest "
-        "10.0.1.6 -t tag_bw -m cuda -s 134217728 -n 100 -p 13337");
+  CHECK(plan.listener_command() == "kubectl --context prod-a exec d -n dynamo -c main -- timeout "
+                                   "60 /usr/local/ucx/bin/ucx_perftest "
+                                   "-t tag_bw -m cuda -s 134217728 -n 100 -p 13337");
+  CHECK(plan.initiator_command() == "kubectl --context prod-a exec p -n dynamo -c main -- timeout "
+                                    "60 /usr/local/ucx/bin/ucx_perftest "
+                                    "10.0.1.6 -t tag_bw -m cuda -s 134217728 -n 100 -p 13337");
 }
 
 TEST_CASE(
@@ -87,7 +87,8 @@ TEST_CASE(
   CHECK(rules::plan_transfer({p0, d0}, options()).node_note.empty());
 }
 
-TEST_CASE("pairing: nixlbench without ASIO needs etcd, falls back to ucx_perftest, then nixl_test") {
+TEST_CASE(
+    "pairing: nixlbench without ASIO needs etcd, falls back to ucx_perftest, then nixl_test") {
   auto p = pod("p", dynamo::Role::prefill, "n1", "10.0.0.1");
   auto d = pod("d", dynamo::Role::decode, "n2", "10.0.0.2");
   give_nixlbench(p, false);
@@ -95,7 +96,8 @@ TEST_CASE("pairing: nixlbench without ASIO needs etcd, falls back to ucx_perftes
   auto plan = rules::plan_transfer({p, d}, options());
   CHECK(plan.tool == TestTool::nixlbench_etcd);
   CHECK_FALSE(plan.runnable);
-  CHECK(plan.listener_command().find("--etcd_endpoints http://ETCD_HOST:2379") != std::string::npos);
+  CHECK(plan.listener_command().find("--etcd_endpoints http://ETCD_HOST:2379") !=
+        std::string::npos);
   auto with_etcd = options();
   with_etcd.etcd_endpoints = "http://etcd.dynamo:2379";
   auto e = rules::plan_transfer({p, d}, with_etcd);
@@ -105,7 +107,8 @@ TEST_CASE("pairing: nixlbench without ASIO needs etcd, falls back to ucx_perftes
   auto nt = rules::plan_transfer({p, d}, options());
   CHECK(nt.tool == TestTool::nixl_test);
   CHECK(nt.tool_note == "nixl_test: host memory only, does not test GPUDirect");
-  CHECK(nt.initiator_command().ends_with("/opt/nvidia/nvda_nixl/bin/nixl_test initiator 10.0.0.2 5555"));
+  CHECK(nt.initiator_command().ends_with(
+      "/opt/nvidia/nvda_nixl/bin/nixl_test initiator 10.0.0.2 5555"));
 }
 
 TEST_CASE("pairing: --pair is honoured, even on one node, and unknown names are an error") {
@@ -116,7 +119,8 @@ TEST_CASE("pairing: --pair is honoured, even on one node, and unknown names are 
   o.pair = std::pair{std::string("p0"), std::string("d0")};
   auto plan = rules::plan_transfer({p0, d0, d1}, o);
   CHECK(plan.decode == "d0");
-  CHECK(plan.node_note == "both pods run on node n1: RDMA is not exercised, only NVLink/shared memory");
+  CHECK(plan.node_note ==
+        "both pods run on node n1: RDMA is not exercised, only NVLink/shared memory");
   CHECK(plan.tool == TestTool::none);
   CHECK_FALSE(plan.runnable);
   o.pair = std::pair{std::string("p0"), std::string("nope")};
@@ -145,7 +149,8 @@ TEST_CASE("pairing: parse_pair and shell quoting") {
 TEST_CASE("pairing: nixlbench tests the backend both pods use, none in common is said") {
   auto p0 = pod("p", dynamo::Role::prefill, "gpu-a01", "10.0.1.5");
   auto d0 = pod("d", dynamo::Role::decode, "gpu-a02", "10.0.2.6");
-  for (auto* p : {&p0, &d0}) give_nixlbench(*p, true);
+  for (auto* p : {&p0, &d0})
+    give_nixlbench(*p, true);
   p0.backends = {"LIBFABRIC", "UCX"};
   d0.backends = {"UCX", "LIBFABRIC"};
   auto plan = rules::plan_transfer({p0, d0}, options());
@@ -157,7 +162,8 @@ TEST_CASE("pairing: nixlbench tests the backend both pods use, none in common is
   CHECK(plan.backend == "UCX");
   p0.backends = {"LIBFABRIC"};
   plan = rules::plan_transfer({p0, d0}, options());
-  CHECK(plan.backend_note == "no NIXL backend in common: p uses LIBFABRIC, d uses UCX (KV cannot move between them)");
+  CHECK(plan.backend_note ==
+        "no NIXL backend in common: p uses LIBFABRIC, d uses UCX (KV cannot move between them)");
 }
 
 TEST_CASE("pairing: ucx_perftest on a LIBFABRIC deployment says what it does not test") {
@@ -167,7 +173,8 @@ TEST_CASE("pairing: ucx_perftest on a LIBFABRIC deployment says what it does not
   p0.backends = d0.backends = {"LIBFABRIC"};
   auto plan = rules::plan_transfer({p0, d0}, options());
   CHECK(plan.tool == TestTool::ucx_perftest);
-  CHECK(plan.backend_note == "ucx_perftest measures UCX, not the LIBFABRIC backend these pods' NIXL uses");
+  CHECK(plan.backend_note ==
+        "ucx_perftest measures UCX, not the LIBFABRIC backend these pods' NIXL uses");
 }
 
 namespace {
@@ -178,11 +185,14 @@ std::vector<rules::PairCandidate> topology(int np, int nd, int both = 0, int pod
   int ip = 1;
   auto add = [&](dynamo::Role role, const std::string& node) {
     for (int k = 0; k < pods_per_node; ++k)
-      pods.push_back(pod(node + "-" + std::string(dynamo::role_name(role)) + "-" + std::to_string(k), role, node,
-                         "10.0.0." + std::to_string(ip++)));
+      pods.push_back(
+          pod(node + "-" + std::string(dynamo::role_name(role)) + "-" + std::to_string(k), role,
+              node, "10.0.0." + std::to_string(ip++)));
   };
-  for (int i = 0; i < np; ++i) add(dynamo::Role::prefill, "p" + std::to_string(i));
-  for (int i = 0; i < nd; ++i) add(dynamo::Role::decode, "d" + std::to_string(i));
+  for (int i = 0; i < np; ++i)
+    add(dynamo::Role::prefill, "p" + std::to_string(i));
+  for (int i = 0; i < nd; ++i)
+    add(dynamo::Role::decode, "d" + std::to_string(i));
   for (int i = 0; i < both; ++i) {
     add(dynamo::Role::prefill, "b" + std::to_string(i));
     add(dynamo::Role::decode, "b" + std::to_string(i));
@@ -190,7 +200,8 @@ std::vector<rules::PairCandidate> topology(int np, int nd, int both = 0, int pod
   return pods;
 }
 
-std::set<std::string> covered(const std::vector<rules::PairCandidate>& pods, const rules::PairSelection& s) {
+std::set<std::string> covered(const std::vector<rules::PairCandidate>& pods,
+                              const rules::PairSelection& s) {
   std::set<std::string> nodes;
   for (const auto& pp : s.pairs) {
     CHECK(pods[pp.prefill].role == dynamo::Role::prefill);
@@ -202,7 +213,7 @@ std::set<std::string> covered(const std::vector<rules::PairCandidate>& pods, con
   return nodes;
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("pair selection: every node is covered by the fewest cross-node pairs") {
   for (int np = 1; np <= 6; ++np) {
@@ -246,7 +257,7 @@ TEST_CASE("pair selection: --pairs all is every prefill node x decode node, boun
   auto o = options();
   o.mode = rules::PairMode::all;
   auto sel = rules::select_pairs(pods, o);
-  CHECK(sel.pairs.size() == 4 * 5 - 1);  // (3 + b0) x (4 + b0) minus b0 with itself
+  CHECK(sel.pairs.size() == 4 * 5 - 1); // (3 + b0) x (4 + b0) minus b0 with itself
   CHECK(sel.cut.empty());
   o.max_pairs = 5;
   sel = rules::select_pairs(pods, o);
@@ -262,13 +273,14 @@ TEST_CASE("pair selection: one node only gives the single same-node pair") {
   auto plans = rules::plan_transfers(pods, options());
   REQUIRE(plans.plans.size() == 1);
   CHECK_FALSE(plans.plans[0].cross_node);
-  CHECK(rules::plan_transfers({pod("w", dynamo::Role::worker, "n1", "10.0.0.1")}, options()).plans.empty());
+  CHECK(rules::plan_transfers({pod("w", dynamo::Role::worker, "n1", "10.0.0.1")}, options())
+            .plans.empty());
 }
 
 TEST_CASE("pair selection: on a node, the pod whose tool suits its partner") {
   auto pods = topology(1, 1, 0, 2);
-  give_nixlbench(pods[1], true);  // p0-prefill-1
-  give_nixlbench(pods[3], true);  // d0-decode-1
+  give_nixlbench(pods[1], true); // p0-prefill-1
+  give_nixlbench(pods[3], true); // d0-decode-1
   auto sel = rules::select_pairs(pods, options());
   REQUIRE(sel.pairs.size() == 1);
   CHECK(sel.pairs[0] == rules::PodPair{1, 3});
@@ -298,8 +310,19 @@ TEST_CASE("transfer waves: a few at a time, no node twice in one wave, every pla
 }
 
 TEST_CASE("pairing: the remote side is tied to the exec stream's stdin") {
-  std::vector<std::string> argv = {"kubectl", "exec", "d", "-n", "dynamo", "-c", "main", "--",
-                                   "timeout", "60", "/usr/bin/ucx_perftest", "-p", "13337"};
+  std::vector<std::string> argv = {"kubectl",
+                                   "exec",
+                                   "d",
+                                   "-n",
+                                   "dynamo",
+                                   "-c",
+                                   "main",
+                                   "--",
+                                   "timeout",
+                                   "60",
+                                   "/usr/bin/ucx_perftest",
+                                   "-p",
+                                   "13337"};
   auto tied = rules::stdin_tied(argv);
   REQUIRE(tied.size() == argv.size() + 5);
   CHECK(std::vector<std::string>(tied.begin(), tied.begin() + 7) ==
@@ -311,5 +334,6 @@ TEST_CASE("pairing: the remote side is tied to the exec stream's stdin") {
   CHECK(tied[14] == "icheck-transfer");
   CHECK(std::vector<std::string>(tied.end() - 3, tied.end()) ==
         std::vector<std::string>{"/usr/bin/ucx_perftest", "-p", "13337"});
-  CHECK(rules::stdin_tied({"kubectl", "get", "pods"}) == std::vector<std::string>{"kubectl", "get", "pods"});
+  CHECK(rules::stdin_tied({"kubectl", "get", "pods"}) ==
+        std::vector<std::string>{"kubectl", "get", "pods"});
 }

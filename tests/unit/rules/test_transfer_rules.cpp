@@ -1,7 +1,7 @@
-#include <doctest/doctest.h>
-
 #include "../probe/fixture.hpp"
 #include "rules/transfer_rules.hpp"
+
+#include <doctest/doctest.h>
 
 using namespace icheck;
 using report::Layer;
@@ -12,7 +12,8 @@ namespace {
 // synthetic: nixlbench's current results table (tests/fixtures/transfer/README.md)
 std::string bench_table(const char* gbs) {
   return std::string("Block Size (B)      Batch Size     B/W (GB/Sec)   Avg Lat. (us)\n"
-                     "67108864            1              ") + gbs + "       3.1\n";
+                     "67108864            1              ") +
+         gbs + "       3.1\n";
 }
 
 rules::SideOutput side(std::string out, int exit_code = 0) {
@@ -44,10 +45,10 @@ rules::TransferOutcome failed_with(const char* fixture, bool on_listener, rules:
   return o;
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("transfer: >= 50 % of line rate is ok and counts as a transfer") {
-  auto f = rules::judge_transfer(outcome(bench_table("45.2")), 400.0);  // 50 GB/s line
+  auto f = rules::judge_transfer(outcome(bench_table("45.2")), 400.0); // 50 GB/s line
   CHECK(f.status == Status::ok);
   CHECK(f.is_transfer);
   CHECK(f.layer == Layer::nixl);
@@ -55,14 +56,16 @@ TEST_CASE("transfer: >= 50 % of line rate is ok and counts as a transfer") {
   auto named = outcome(bench_table("45.2"));
   named.prefill_node = "gpu-a";
   named.decode_node = "gpu-b";
-  CHECK(rules::judge_transfer(named, 400.0).detail ==
-        "nixlbench (ASIO) p (node gpu-a) -> d (node gpu-b): 45.2 GB/s (90 % of 50.0 GB/s line rate)");
+  CHECK(
+      rules::judge_transfer(named, 400.0).detail ==
+      "nixlbench (ASIO) p (node gpu-a) -> d (node gpu-b): 45.2 GB/s (90 % of 50.0 GB/s line rate)");
 }
 
 TEST_CASE("transfer: above one port's line rate says what carried it") {
   auto f = rules::judge_transfer(outcome(bench_table("84.5")), rules::PairRates{400.0, 3200.0});
   CHECK(f.status == Status::ok);
-  CHECK(rules::judge_transfer(outcome(bench_table("84.5")), 400.0).status == Status::warn);  // sum unknown
+  CHECK(rules::judge_transfer(outcome(bench_table("84.5")), 400.0).status ==
+        Status::warn); // sum unknown
   CHECK(f.detail == "nixlbench (ASIO) p -> d: 84.5 GB/s (169 % of 50.0 GB/s line rate of one port: "
                     "several rails or NVLink carried it)");
   CHECK(rules::judge_transfer(outcome(bench_table("52.0")), 400.0).detail ==
@@ -92,8 +95,9 @@ TEST_CASE("transfer: a figure above what the pair's ports carry is implausible, 
   // two 400 Gb/s KV ports on the smaller side carry 100 GB/s together
   auto f = rules::judge_transfer(outcome(bench_table("180.0")), rules::PairRates{400.0, 800.0});
   CHECK(f.status == Status::warn);
-  CHECK(f.detail == "implausible figure: nixlbench (ASIO) p -> d: 180.0 GB/s is more than the pair's KV "
-                    "ports carry (100.0 GB/s together)");
+  CHECK(f.detail ==
+        "implausible figure: nixlbench (ASIO) p -> d: 180.0 GB/s is more than the pair's KV "
+        "ports carry (100.0 GB/s together)");
   auto huge = rules::judge_transfer(outcome(bench_table("1e38")), rules::PairRates{400.0, 800.0});
   CHECK(huge.status == Status::warn);
   CHECK(huge.detail.find("(-") == std::string::npos);
@@ -108,7 +112,9 @@ TEST_CASE("transfer: a figure above what the pair's ports carry is implausible, 
     CHECK(g.status == Status::warn);
     CHECK(g.detail.starts_with("implausible figure"));
   }
-  CHECK(rules::judge_transfer(outcome(bench_table("45.2")), rules::PairRates{400.0, 800.0}).status == Status::ok);
+  CHECK(
+      rules::judge_transfer(outcome(bench_table("45.2")), rules::PairRates{400.0, 800.0}).status ==
+      Status::ok);
 }
 
 TEST_CASE("transfer: each error class fails at the layer it names, with its line") {
@@ -121,22 +127,25 @@ TEST_CASE("transfer: each error class fails at the layer it names, with its line
     const char* says;
   };
   const Case cases[] = {
-      {"ucx_perftest/fail-client-destination-unreachable-bond-partial-ucx10738.txt", false, T::ucx_perftest,
-       Layer::ucx, "destination unreachable: prefill side: [1750835683.514002]"},
-      {"nixlbench/fail-create-backend-ucx-not-found-etcd-nixl1561.txt", true, T::nixlbench_asio, Layer::nixl,
-       "NIXL backend missing: decode side: E0421 11:56:59.774282  709103 nixl_agent.cpp:259] getPluginParams"},
-      {"nixl_test/python-api-test-create-backend-nixl-err-backend-nixl96.txt", false, T::nixl_test, Layer::nixl,
-       "NIXL error: prefill side: nixl._bindings.nixlBackendError: NIXL_ERR_BACKEND"},
+      {"ucx_perftest/fail-client-destination-unreachable-bond-partial-ucx10738.txt", false,
+       T::ucx_perftest, Layer::ucx, "destination unreachable: prefill side: [1750835683.514002]"},
+      {"nixlbench/fail-create-backend-ucx-not-found-etcd-nixl1561.txt", true, T::nixlbench_asio,
+       Layer::nixl,
+       "NIXL backend missing: decode side: E0421 11:56:59.774282  709103 nixl_agent.cpp:259] "
+       "getPluginParams"},
+      {"nixl_test/python-api-test-create-backend-nixl-err-backend-nixl96.txt", false, T::nixl_test,
+       Layer::nixl, "NIXL error: prefill side: nixl._bindings.nixlBackendError: NIXL_ERR_BACKEND"},
       {"ucx_perftest/fail-server-ud-create-ah-address-not-valid-ucx9953.txt", true, T::ucx_perftest,
        Layer::rdma_access, "verbs call failed: decode side: [1718224849.578624]"},
-      {"nixl_worker/ibv-create-ah-ud-timeout-nixl-err-backend-partial-dynamo814.txt", false, T::nixlbench_asio,
-       Layer::rdma_access, "verbs call failed: prefill side: [1745563465.856286]"},
-      {"nixl_test/nixl-test-cpp-target-ucx-module-load-errors-partial-nixl299.txt", true, T::nixl_test, Layer::ucx,
-       "UCX error: decode side: [1747186205.897557]"},
-      {"nixlbench/fail-ucx-mt-assertion-proto-select-num-threads-4-partial-nixl636.txt", false, T::nixlbench_asio,
-       Layer::ucx, "assertion failed: prefill side:"},
-      {"ucx_perftest/fail-unsupported-memory-type-cuda-managed-jenkins-old-format-ucx-pr4418.txt", false,
-       T::ucx_perftest, Layer::ucx, "unsupported memory type: prefill side:"},
+      {"nixl_worker/ibv-create-ah-ud-timeout-nixl-err-backend-partial-dynamo814.txt", false,
+       T::nixlbench_asio, Layer::rdma_access,
+       "verbs call failed: prefill side: [1745563465.856286]"},
+      {"nixl_test/nixl-test-cpp-target-ucx-module-load-errors-partial-nixl299.txt", true,
+       T::nixl_test, Layer::ucx, "UCX error: decode side: [1747186205.897557]"},
+      {"nixlbench/fail-ucx-mt-assertion-proto-select-num-threads-4-partial-nixl636.txt", false,
+       T::nixlbench_asio, Layer::ucx, "assertion failed: prefill side:"},
+      {"ucx_perftest/fail-unsupported-memory-type-cuda-managed-jenkins-old-format-ucx-pr4418.txt",
+       false, T::ucx_perftest, Layer::ucx, "unsupported memory type: prefill side:"},
   };
   for (const auto& c : cases) {
     const std::string file = c.fixture;
@@ -152,14 +161,15 @@ TEST_CASE("transfer: each error class fails at the layer it names, with its line
 TEST_CASE("transfer: connection refused fails only once the listener was up") {
   const char* refused = "ucx_perftest/fail-client-connect-refused-rte-transport-ucx9908.txt";
   auto up = failed_with(refused, false, rules::TestTool::ucx_perftest);
-  up.listener = side("Waiting for connection...\n", 124);  // the server listened until its timeout
+  up.listener = side("Waiting for connection...\n", 124); // the server listened until its timeout
   auto f = rules::judge_transfer(up, 400.0);
   CHECK(f.status == Status::fail);
   CHECK(f.layer == Layer::ucx);
-  CHECK(f.detail.find("connection refused: prefill side: perftest.c:430  UCX  ERROR client failed.") !=
+  CHECK(f.detail.find(
+            "connection refused: prefill side: perftest.c:430  UCX  ERROR client failed.") !=
         std::string::npos);
   auto down = up;
-  down.listener = side("", 127);  // the server never ran
+  down.listener = side("", 127); // the server never ran
   down.listener.err = "sh: ucx_perftest: not found";
   auto s = rules::judge_transfer(down, 400.0);
   CHECK(s.status == Status::skipped);
@@ -179,8 +189,9 @@ TEST_CASE("transfer: connected and then no result before the deadline fails, wit
                     "(UCX_IB_GID_INDEX, UCX_IB_ADDR_TYPE)");
   // nixlbench's first barrier passed, then the ASIO runtime timed out waiting for the peer
   // (synthetic: libstdc++'s uncaught-exception lines around the ASIO runtime's error text)
-  auto b = outcome("All processes are ready to proceed\nterminate called after throwing an instance of "
-                   "'std::runtime_error'\n  what():  ASIO Receive timeout\n");
+  auto b =
+      outcome("All processes are ready to proceed\nterminate called after throwing an instance of "
+              "'std::runtime_error'\n  what():  ASIO Receive timeout\n");
   b.listener.exit_code = 134;
   CHECK(rules::judge_transfer(b, 400.0).status == Status::fail);
 }
@@ -191,8 +202,9 @@ TEST_CASE("transfer: never connected is skipped with why") {
   o.initiator = side("", 124);
   auto f = rules::judge_transfer(o, 400.0);
   CHECK(f.status == Status::skipped);
-  CHECK(f.detail == "transfer test never connected within 60 s (last line: ASIO runtime bind/listen error -- "
-                    "using connect() instead)");
+  CHECK(f.detail ==
+        "transfer test never connected within 60 s (last line: ASIO runtime bind/listen error -- "
+        "using connect() instead)");
   auto e = outcome("Failed to synchronize at start barrier\n");
   e.listener.exit_code = 1;
   CHECK(rules::judge_transfer(e, 400.0).detail ==
@@ -200,7 +212,8 @@ TEST_CASE("transfer: never connected is skipped with why") {
   auto n = outcome("");
   n.listener.ran = false;
   n.listener.start_error = "container \"main\" not found in pod \"d\"";
-  CHECK(rules::judge_transfer(n, 400.0).detail == "decode side did not start: container \"main\" not found in pod \"d\"");
+  CHECK(rules::judge_transfer(n, 400.0).detail ==
+        "decode side did not start: container \"main\" not found in pod \"d\"");
   CHECK(rules::judge_transfer(n, 400.0).status == Status::skipped);
 }
 
@@ -210,8 +223,9 @@ TEST_CASE("transfer: unknown output with a non-zero exit fails with its last lin
   auto f = rules::judge_transfer(o, 400.0);
   CHECK(f.status == Status::fail);
   CHECK(f.layer == Layer::nixl);
-  CHECK(f.detail == "nixlbench (ASIO) p -> d: prefill side exited 3: step two | step three | something odd happened");
-  auto clean = outcome("nothing to see\n");  // exit 0, no figure: not ok either
+  CHECK(f.detail == "nixlbench (ASIO) p -> d: prefill side exited 3: step two | step three | "
+                    "something odd happened");
+  auto clean = outcome("nothing to see\n"); // exit 0, no figure: not ok either
   CHECK(rules::judge_transfer(clean, 400.0).status == Status::skipped);
 }
 
@@ -220,7 +234,7 @@ TEST_CASE("transfer: ucx_perftest MB/s from the client, converted") {
   o.tool = rules::TestTool::ucx_perftest;
   o.initiator.out =
       "| bandwidth (MB/s) |\nFinal:   100   0.2  10.0  10.0   24000.00   23000.00   5   5\n";
-  auto f = rules::judge_transfer(o, 200.0);  // 25 GB/s line
+  auto f = rules::judge_transfer(o, 200.0); // 25 GB/s line
   CHECK(f.status == Status::ok);
   CHECK(f.detail == "ucx_perftest p -> d: 23.0 GB/s (92 % of 25.0 GB/s line rate)");
 }
@@ -230,7 +244,8 @@ TEST_CASE("transfer: nixl_test passing warns: host memory only, not line-rate ev
   o.tool = rules::TestTool::nixl_test;
   auto f = rules::judge_transfer(o, 400.0);
   CHECK(f.status == Status::warn);
-  CHECK(f.detail == "nixl_test p -> d passed with host memory only: GPUDirect and bandwidth not tested");
+  CHECK(f.detail ==
+        "nixl_test p -> d passed with host memory only: GPUDirect and bandwidth not tested");
 }
 
 TEST_CASE("transfer: line rate is the slowest Active traffic port") {
