@@ -3,7 +3,8 @@
 set -eu
 packages="cmake ninja-build g++ ccache python3 busybox-static
   libboost1.81-dev libboost-json1.81-dev libboost-filesystem1.81-dev
-  libyaml-cpp-dev libcli11-dev doctest-dev"
+  libyaml-cpp-dev libcli11-dev doctest-dev
+  clang libclang-rt-14-dev"
 missing=""
 for p in $packages; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -6,3 +6,5 @@ cd "$(dirname "$0")/.."
 tools/deps.sh
 tools/build.sh
 ctest --test-dir build --output-on-failure -j "$(nproc)" --timeout 600
+# The same tests again under ASan+UBSan, and each parser fuzzed briefly (tools/sanitize.sh).
+tools/sanitize.sh

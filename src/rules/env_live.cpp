@@ -47,7 +47,9 @@ std::string origin(const recipe::EnvVar* expected, const std::string& live) {
 recipe::Service as_running(const recipe::Service& service, const std::map<std::string, std::string>& pod_env) {
   recipe::Service live = service;
   for (const auto& [name, value] : pod_env) {
-    auto it = std::find_if(live.env.begin(), live.env.end(), [&](const recipe::EnvVar& v) { return v.name == name; });
+    // A structured binding is captured by name only from clang 16 (the sanitizer build's clang is 14).
+    auto it = std::find_if(live.env.begin(), live.env.end(),
+                           [&name = name](const recipe::EnvVar& v) { return v.name == name; });
     if (it == live.env.end()) {
       live.env.push_back({name, value, false});
     } else {

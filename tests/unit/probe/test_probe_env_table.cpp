@@ -51,7 +51,8 @@ TEST_CASE("every transport variable a probe reads reaches the assembled script a
   const auto node = probe::parse_node_probe(raw);
   const auto nixl = probe::parse_nixl_probe(raw);
   for (const auto& [name, v] : all) {
-    CAPTURE(name);
+    const std::string& variable = name;  // CAPTURE's lambda cannot name a binding in clang 14
+    CAPTURE(variable);
     CHECK(node.transport_env.contains(name) == v->node_probe);
     CHECK(dynamo::is_node_probe_var(name) == v->node_probe);
     if (v->chooses_backend)

@@ -1,0 +1,46 @@
+// The probes' sectioned output (every tool parser behind it runs on its section), and each
+// tool parser on the whole input as well, so a seed from one tool's fixture reaches it directly.
+#include "fuzz_input.hpp"
+#include "probe/nixl_facts.hpp"
+#include "probe/node_probe.hpp"
+#include "probe/parsers.hpp"
+#include "probe/sections.hpp"
+
+namespace {
+
+void each_tool_parser(std::string_view in) {
+  using namespace icheck::probe;
+  (void)parse_port_state(in);
+  (void)parse_phys_state(in);
+  (void)parse_link_layer(in);
+  (void)parse_rate_gbps(in);
+  (void)parse_ibstat(in);
+  (void)parse_sysfs_ib(in);
+  (void)parse_ibv_devinfo(in);
+  (void)parse_ibv_devices_count(in);
+  (void)parse_ibdev2netdev(in);
+  (void)parse_dev_listing(in);
+  (void)parse_proc_limits(in);
+  (void)parse_ulimit_l(in);
+  (void)parse_cap_eff(in);
+  (void)parse_proc_modules(in);
+  (void)parse_lsmod(in);
+  (void)parse_nvidia_driver_version(in);
+  (void)parse_proc_devices_major(in, "gdrdrv");
+  (void)parse_nvidia_smi_list(in);
+  (void)parse_nvidia_smi_topo(in);
+  (void)parse_nvidia_smi_nvlink(in);
+  (void)parse_ucx_version(in);
+  (void)parse_ucx_devices(in);
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const auto input = icheck::fuzz::text(data, size);
+  (void)icheck::probe::output_complete(input);
+  (void)icheck::probe::parse_node_probe(input);
+  (void)icheck::probe::parse_nixl_probe(input);
+  each_tool_parser(input);
+  return 0;
+}

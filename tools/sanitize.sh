@@ -1,0 +1,16 @@
+#!/bin/sh
+# The sanitizer job: one clang build (ASan+UBSan, float-cast-overflow included) of the library,
+# the unit tests, the plugin the e2e tests drive, and the libFuzzer targets; then every test
+# under it and each fuzz target briefly (CTest label fuzz). ICHECK_FUZZ_SECONDS sets how long.
+set -eu
+cd "$(dirname "$0")/.."
+jobs=$(nproc)
+cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS="-O1 -gline-tables-only" \
+  -DCMAKE_CXX_COMPILER=clang++ \
+  -DICHECK_SANITIZE=ON -DICHECK_FUZZ=ON -DICHECK_FUZZ_SECONDS="${ICHECK_FUZZ_SECONDS:-10}" >/dev/null
+cmake --build build-asan -j "$jobs"
+# detect_leaks stays on; a finding fails the test. The fake API server and kubectl are not
+# instrumented, only what this project builds.
+export ASAN_OPTIONS="abort_on_error=1:detect_leaks=1:strict_string_checks=1"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+ctest --test-dir build-asan --output-on-failure -j "$jobs" --timeout 600
