@@ -40,7 +40,16 @@ struct Service {
   std::vector<std::string> env_from;  // "secretRef:NAME", "configMapRef:NAME"
   bool ipc_lock = false;              // securityContext.capabilities.add has IPC_LOCK
   bool privileged = false;            // securityContext.privileged: true
+  bool host_ipc = false;              // the pod's hostIPC: true (shares the node's IPC namespace)
+  bool host_pid = false;              // the pod's hostPID: true (shares the node's PID namespace)
   bool resource_claims = false;       // DRA claims (resourceClaims / resources.claims)
+  // The pod's resourceClaims (name -> its resourceClaimTemplateName or resourceClaimName) and
+  // the claim names the main container (or a v1alpha1 service's resources) asks for.
+  std::map<std::string, std::string> pod_claims;
+  std::vector<std::string> container_claims;
+  // The container holds a claim of the pod that names a template or claim (of a ComputeDomain
+  // in the same file, when the file has one): the IMEX channel multi-node NVLink needs.
+  bool imex_channel = false;
   std::vector<std::string> args;      // command + args, split on whitespace
   std::vector<std::string> command_line;   // command + args as the spec lists them
   std::vector<ConfigMount> config_mounts;  // configMap volumes the main container mounts
@@ -65,6 +74,8 @@ struct ManifestFile {
   std::vector<Deployment> deployments;
   std::vector<std::string> other_kinds;  // "Kind/name" of every non-DGD document
   std::map<std::string, std::map<std::string, std::string>> config_maps;  // name -> data
+  // spec.channel.resourceClaimTemplate.name of each ComputeDomain in the file.
+  std::vector<std::string> compute_domain_templates;
   // Why the file could not be read ("file:line: message"); deployments are then empty.
   std::optional<std::string> error;
 };

@@ -42,6 +42,11 @@ std::optional<std::string> read_documents(const std::vector<YAML::Node>& docs, M
       if (kind == "ConfigMap") {
         file.config_maps[name] = detail::string_map(detail::child(doc, "data"));
       }
+      if (kind == "ComputeDomain") {
+        const auto channel = detail::child(detail::child(doc, "spec"), "channel");
+        file.compute_domain_templates.push_back(
+            detail::scalar(detail::child(detail::child(channel, "resourceClaimTemplate"), "name")));
+      }
       file.other_kinds.push_back((kind.empty() ? "(no kind)" : kind) + "/" + name);
       continue;
     }
@@ -87,6 +92,9 @@ ManifestFile parse_manifest(std::string_view text, const std::string& display_na
   const bool compute_domain = has_compute_domain(file);
   for (auto& dgd : file.deployments) {
     dgd.compute_domain_in_file = compute_domain;
+    for (auto& service : dgd.services) {
+      service.imex_channel = detail::holds_imex_channel(service, file.compute_domain_templates);
+    }
   }
   return file;
 }

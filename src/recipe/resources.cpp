@@ -3,6 +3,8 @@
 #include "recipe/services.hpp"
 #include "recipe/yaml_read.hpp"
 
+#include <algorithm>
+
 namespace icheck::recipe::detail {
 
 static void read_quantities(const YAML::Node& map, Service& service) {
@@ -27,9 +29,38 @@ void read_resources(const YAML::Node& resources, Service& service) {
   // Limits first: a device plugin resource is granted by its limit.
   read_quantities(child(resources, "limits"), service);
   read_quantities(child(resources, "requests"), service);
-  if (present(child(resources, "claims"))) {
+  const YAML::Node claims = child(resources, "claims");
+  if (present(claims)) {
     service.resource_claims = true;
   }
+  if (claims.IsDefined() && claims.IsSequence()) {
+    for (const auto& claim : claims)
+      service.container_claims.push_back(scalar(child(claim, "name")));
+  }
+}
+
+static void read_pod_claims(const YAML::Node& pod_spec, Service& service) {
+  const YAML::Node claims = child(pod_spec, "resourceClaims");
+  if (!claims.IsDefined() || !claims.IsSequence())
+    return;
+  for (const auto& claim : claims) {
+    std::string source = scalar(child(claim, "resourceClaimTemplateName"));
+    if (source.empty())
+      source = scalar(child(claim, "resourceClaimName"));
+    service.pod_claims[scalar(child(claim, "name"))] = source;
+  }
+}
+
+bool holds_imex_channel(const Service& service, const std::vector<std::string>& cd_templates) {
+  for (const auto& name : service.container_claims) {
+    const auto pod = service.pod_claims.find(name);
+    if (name.empty() || pod == service.pod_claims.end() || pod->second.empty())
+      continue; // dangling
+    if (cd_templates.empty() ||
+        std::find(cd_templates.begin(), cd_templates.end(), pod->second) != cd_templates.end())
+      return true;
+  }
+  return false;
 }
 
 void read_security_context(const YAML::Node& security_context, Service& service) {
@@ -54,6 +85,9 @@ void read_container(const YAML::Node& pod_spec, const YAML::Node& container, Ser
   }
   read_resources(child(container, "resources"), service);
   read_security_context(child(container, "securityContext"), service);
+  read_pod_claims(pod_spec, service);
+  service.host_ipc = scalar(child(pod_spec, "hostIPC")) == "true";
+  service.host_pid = scalar(child(pod_spec, "hostPID")) == "true";
   for (const char* key : {"command", "args"}) {
     const YAML::Node list = child(container, key);
     if (list.IsDefined() && list.IsSequence()) {

@@ -25,6 +25,10 @@ void read_config_mounts(const YAML::Node& pod_spec, const YAML::Node& container,
 // file is mounted at that path (after every document was read).
 void resolve_engine_configs(ManifestFile& file);
 
+// The container holds a pod claim naming a template or claim; where the file has ComputeDomains,
+// one of their channel templates (Service::imex_channel).
+bool holds_imex_channel(const Service& service, const std::vector<std::string>& cd_templates);
+
 // Resource limits/requests into gpus and rdma_resources (shared by both versions).
 void read_resources(const YAML::Node& resources, Service& service);
 

@@ -33,13 +33,8 @@ bool is_cross_node(const Deployment& dgd) {
 }
 
 bool mnnvl_intended(const Deployment& dgd) {
-  if (dgd.compute_domain_in_file) {
-    return true;
-  }
-  return std::any_of(dgd.services.begin(), dgd.services.end(), [](const Service& s) {
-    const EnvVar* mnnvl = find_env(s, "UCX_CUDA_IPC_ENABLE_MNNVL");
-    return is_worker(s) && (s.resource_claims || (mnnvl && truthy(mnnvl->value)));
-  });
+  return std::any_of(dgd.services.begin(), dgd.services.end(),
+                     [](const Service& s) { return is_worker(s) && s.imex_channel; });
 }
 
 }  // namespace icheck::recipe

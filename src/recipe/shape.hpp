@@ -20,8 +20,11 @@ bool is_disagg(const Deployment& dgd);
 // or the worker pods together ask for more GPUs than one node has.
 bool is_cross_node(const Deployment& dgd);
 
-// KV deliberately moves over multi-node NVLink (GB200/GB300 NVL72): a worker sets
-// UCX_CUDA_IPC_ENABLE_MNNVL=y, a ComputeDomain is in the file, or workers claim DRA resources.
+// KV can move over multi-node NVLink (GB200/GB300 NVL72) only through an IMEX channel: a worker
+// whose main container holds the pod's DRA claim of a ComputeDomain's channel template
+// (Service::imex_channel). NCCL_MNNVL_ENABLE, UCX_CUDA_IPC_ENABLE_MNNVL, a ComputeDomain no
+// worker claims, or a claim name the pod does not define do not make it so (the GPUs of two
+// nodes cannot share memory without the channel).
 bool mnnvl_intended(const Deployment& dgd);
 
 }  // namespace icheck::recipe

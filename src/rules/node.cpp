@@ -62,6 +62,14 @@ std::vector<report::Finding> judge_node(const probe::NodeFacts& facts, const Nod
   append(out, node::judge_nvlink(view));
   append(out, node::judge_nvlink_fabric(view));
   append(out, node::judge_ucx(view));
+  // NVLink between some GPUs of one pod serves its tensor parallelism; KV between pods never
+  // rides it (unless multi-node NVLink carries KV), so a partial NVLink mesh is information.
+  if (!view.mnnvl) {
+    for (auto& f : out)
+      if (f.layer == Layer::nvlink && (f.name == "topology" || f.name == "links") &&
+          f.status == report::Status::warn)
+        report::off_kv_path(f, "inside this pod: not the KV path between pods");
+  }
   if (!ctx.disagg)
     demote_rdma(out, "not needed: an aggregated deployment keeps KV on its node");
   else if (view.mnnvl)

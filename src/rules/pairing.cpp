@@ -319,9 +319,9 @@ static TransferPlan plan_choice(const Choice& c, const PairingOptions& o) {
   plan.cross_node = c.cross;
   if (!c.cross)
     plan.node_note = o.pair ? "both pods run on node " + c.prefill->node +
-                                  ": RDMA is not exercised, only NVLink/shared memory"
+                                  ": RDMA is not exercised between nodes; separate pods cannot use NVLink between them, so KV goes through the NIC (RDMA loopback) or TCP"
                             : "every prefill/decode pair shares a node (" + c.prefill->node +
-                                  "): RDMA is not exercised, only NVLink/shared memory";
+                                  "): RDMA is not exercised between nodes; separate pods cannot use NVLink between them, so KV goes through the NIC (RDMA loopback) or TCP";
   // EFA has no loopback: a same-node pair cannot test it at all.
   if (!c.cross && (!c.prefill->nixl.efa_devices.empty() || !c.decode->nixl.efa_devices.empty()))
     plan.node_note += " (EFA has no loopback: a same-node pair never tests it)";

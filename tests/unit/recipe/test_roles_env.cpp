@@ -96,6 +96,36 @@ spec:
   CHECK(decode.env_from == std::vector<std::string>{"secretRef:creds", "configMapRef:common"});
 }
 
+TEST_CASE("MNNVL only through a claimed IMEX channel: pod claim + container claim, of the file's "
+          "ComputeDomain") {
+  auto dgd_with = [](const std::string& pod_claims, const std::string& cd) {
+    return parse_one(cd + R"(apiVersion: nvidia.com/v1beta1
+kind: DynamoGraphDeployment
+metadata: {name: gb}
+spec:
+  components:
+    - name: decode
+      type: decode
+      podTemplate:
+        spec:
+)" + pod_claims + R"(          containers:
+            - name: main
+              env: [{name: UCX_CUDA_IPC_ENABLE_MNNVL, value: "y"}, {name: NCCL_MNNVL_ENABLE, value: "1"}]
+              resources: {claims: [{name: channel}]}
+)");
+  };
+  const std::string cd =
+      "apiVersion: resource.nvidia.com/v1beta1\nkind: ComputeDomain\nmetadata: {name: cd}\n"
+      "spec: {numNodes: 0, channel: {resourceClaimTemplate: {name: cd-channel}}}\n---\n";
+  const std::string claim =
+      "          resourceClaims: [{name: channel, resourceClaimTemplateName: cd-channel}]\n";
+  CHECK(recipe::mnnvl_intended(dgd_with(claim, cd)));
+  CHECK(recipe::mnnvl_intended(dgd_with(claim, "")));    // the ComputeDomain made outside this file
+  CHECK_FALSE(recipe::mnnvl_intended(dgd_with("", cd))); // env + a ComputeDomain no pod claims
+  CHECK_FALSE(recipe::mnnvl_intended(dgd_with(
+      "          resourceClaims: [{name: channel, resourceClaimTemplateName: other}]\n", cd)));
+}
+
 TEST_CASE("v1alpha1: spec.envs < service envs < mainContainer env, claims mark MNNVL") {
   const auto dgd = parse_one(R"(apiVersion: nvidia.com/v1alpha1
 kind: DynamoGraphDeployment
@@ -122,6 +152,9 @@ spec:
   CHECK(w.resource_claims);
   CHECK(recipe::find_env(w, "NCCL_IB_DISABLE")->value == "1");
   CHECK(recipe::find_env(w, "UCX_LOG_LEVEL")->value == "debug");
-  CHECK(recipe::mnnvl_intended(dgd));
+  // `claims: [{name: cd}]` names no resourceClaims entry of the pod: a dangling name is no IMEX
+  // channel (this expected MNNVL before issue 9).
+  CHECK_FALSE(w.imex_channel);
+  CHECK_FALSE(recipe::mnnvl_intended(dgd));
   CHECK(recipe::is_cross_node(dgd));
 }

@@ -83,11 +83,12 @@ TEST_CASE("UCX_TLS without RDMA on cross-node disagg, no MNNVL: fail") {
   CHECK(tls->next == "set UCX_TLS: rc_x,rc,dc_x,dc,cuda_copy,cuda_ipc (or remove UCX_TLS)");
 }
 
-TEST_CASE("the same UCX_TLS with UCX_CUDA_IPC_ENABLE_MNNVL=y is ok") {
+TEST_CASE("the same UCX_TLS with UCX_CUDA_IPC_ENABLE_MNNVL=y but no IMEX channel still fails") {
+  // The variable makes no IMEX channel (this was ok before issue 9: a false green).
   const auto f = rules::env_findings(inline_dgd(
       two_node_disagg("                - {name: UCX_TLS, value: \"cuda_copy,cuda_ipc,tcp\"}\n"
                       "                - {name: UCX_CUDA_IPC_ENABLE_MNNVL, value: \"y\"}\n")));
-  CHECK(find(f, "prefill UCX_TLS")->status == Status::ok);
+  CHECK(find(f, "prefill UCX_TLS")->status == Status::fail);
 }
 
 TEST_CASE("UCX_TLS without an active-message transport: fail, even on one node") {
@@ -304,4 +305,30 @@ TEST_CASE("kv transfer: prefill and decode that move KV differently cannot conne
                         "/config/prefill.yaml from ConfigMap engine), decode with NIXL with UCX "
                         "(cache_transceiver_config.backend: DEFAULT in /etc/decode.yaml from ConfigMap engine): "
                         "the two sides cannot connect");
+}
+
+TEST_CASE("same node is not NVLink: a single-node disagg worker without an RDMA resource fails") {
+  // nemotron-3-super-fp8's SGLang disagg: 2 + 2 GPUs, one node, no rdma/* (was ok: "workers fit
+  // one node (KV can use NVLink)", a false green: separate pods cannot use NVLink between them).
+  auto dgd = recipe_dgd("nemotron-3-super-fp8/sglang/disagg/deploy.yaml");
+  const auto* rdma = find(rules::env_findings(dgd), "decode rdma-resource");
+  REQUIRE(rdma);
+  CHECK(rdma->status == Status::fail);
+  CHECK(rdma->detail.find("separate pods") != std::string::npos);
+  CHECK(rdma->next.find("resources.limits.custom: {rdma/ib:") != std::string::npos);
+  // Shared node IPC and PID namespaces are said explicitly: CUDA IPC may work, not verified.
+  for (auto& s : dgd.services)
+    s.host_ipc = s.host_pid = true;
+  rdma = find(rules::env_findings(dgd), "decode rdma-resource");
+  REQUIRE(rdma);
+  CHECK(rdma->status == Status::warn);
+  CHECK(rdma->detail.find("hostIPC and hostPID") != std::string::npos);
+  // hostIPC alone is not enough (CUDA IPC handles do not cross PID namespaces).
+  for (auto& s : dgd.services)
+    s.host_pid = false;
+  CHECK(find(rules::env_findings(dgd), "decode rdma-resource")->status == Status::fail);
+  // With an RDMA resource: ok.
+  for (auto& s : dgd.services)
+    s.rdma_resources["rdma/ib"] = "2";
+  CHECK(find(rules::env_findings(dgd), "decode rdma-resource")->status == Status::ok);
 }

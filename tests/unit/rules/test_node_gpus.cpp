@@ -74,7 +74,10 @@ TEST_CASE("node: NVLink expected from topo, inactive links then warn, all-inacti
   p.set("nvidia_smi_nvlink", nv);
   auto f = find(judge(p), "links");
   CHECK(f.status == Status::warn);
-  CHECK(f.detail == "<inactive> NVLinks: GPU0 17/18 active");
+  // NVLink inside one pod is not the KV path between pods: shown, not judged.
+  CHECK(f.detail ==
+        "<inactive> NVLinks: GPU0 17/18 active (inside this pod: not the KV path between pods)");
+  CHECK_FALSE(f.required);
   p.set("nvidia_smi_nvlink", fixture("nvidia-smi-nvlink/a100-gpu6-all-inactive-azure.txt"));
   f = find(judge(p), "links");
   CHECK(f.status == Status::fail);
@@ -133,6 +136,26 @@ TEST_CASE("node: multi-node NVLink (MNNVL, no RDMA in UCX_TLS): RDMA findings ar
   // A negated list keeps RDMA (`^cuda_ipc`): no exception either.
   p.set("transport_env", "UCX_TLS=^cuda_ipc\nUCX_CUDA_IPC_ENABLE_MNNVL=y\n");
   CHECK(find(judge(p), "hca").status == Status::fail);
+}
+
+TEST_CASE("node: MNNVL asked in the env of a pod that claims no IMEX channel: RDMA judged, "
+          "multi-node nvlink fails") {
+  Probe p;
+  p.set("nvidia_smi_list", "GPU 0: NVIDIA GB200 (UUID: GPU-1)\nGPU 1: NVIDIA GB200 (UUID: GPU-2)\n")
+      .set("nvidia_smi_topo", fixture("nvidia-smi-topo/gb200-4gpu-6nic-sglang11208-partial.txt"))
+      .absent("sysfs_ib")
+      .absent("dev_infiniband")
+      .set("transport_env", "UCX_TLS=cuda_copy,cuda_ipc,tcp\nUCX_CUDA_IPC_ENABLE_MNNVL=y\n");
+  rules::NodeContext no_claim;
+  no_claim.imex_claim = false;
+  auto fs = judge(p, no_claim);
+  CHECK(find(fs, "hca").status == Status::fail); // not demoted: nothing else carries KV
+  auto m = find(fs, "multi-node nvlink");
+  CHECK(m.status == Status::fail);
+  CHECK(contains(m.detail, "claims no IMEX channel"));
+  rules::NodeContext claim;
+  claim.imex_claim = true;
+  CHECK(find(judge(p, claim), "multi-node nvlink").status == Status::ok);
 }
 
 TEST_CASE("node: --local on a machine with no GPU and no RDMA: every layer skipped with the reason") {

@@ -62,8 +62,8 @@ TEST_CASE("pairing: every pair on one node says RDMA is not exercised") {
   auto plan = rules::plan_transfer({p0, d0}, options());
   REQUIRE(plan.found);
   CHECK_FALSE(plan.cross_node);
-  CHECK(plan.node_note == "every prefill/decode pair shares a node (gpu-a01): RDMA is not "
-                          "exercised, only NVLink/shared memory");
+  CHECK(plan.node_note ==
+        "every prefill/decode pair shares a node (gpu-a01): RDMA is not exercised between nodes; separate pods cannot use NVLink between them, so KV goes through the NIC (RDMA loopback) or TCP");
   CHECK(plan.tool == TestTool::ucx_perftest);
   CHECK(plan.listener_command() == "kubectl --context prod-a exec d -n dynamo -c main -- timeout "
                                    "60 /usr/local/ucx/bin/ucx_perftest "
@@ -119,8 +119,7 @@ TEST_CASE("pairing: --pair is honoured, even on one node, and unknown names are 
   o.pair = std::pair{std::string("p0"), std::string("d0")};
   auto plan = rules::plan_transfer({p0, d0, d1}, o);
   CHECK(plan.decode == "d0");
-  CHECK(plan.node_note ==
-        "both pods run on node n1: RDMA is not exercised, only NVLink/shared memory");
+  CHECK(plan.node_note == "both pods run on node n1: RDMA is not exercised between nodes; separate pods cannot use NVLink between them, so KV goes through the NIC (RDMA loopback) or TCP");
   CHECK(plan.tool == TestTool::none);
   CHECK_FALSE(plan.runnable);
   o.pair = std::pair{std::string("p0"), std::string("nope")};
