@@ -81,8 +81,9 @@ TEST_CASE(
   p0.nixl.efa_devices = d0.nixl.efa_devices = {"rdmap16s27"};
   auto plan = rules::plan_transfer({p0, d0}, options());
   CHECK(plan.node_note ==
-        "every prefill/decode pair shares a node (p5-a): RDMA is not exercised, only "
-        "NVLink/shared memory (EFA has no loopback: a same-node pair never tests it)");
+        "every prefill/decode pair shares a node (p5-a): RDMA is not exercised between nodes; "
+        "separate pods cannot use NVLink between them, so KV goes through the NIC (RDMA loopback) "
+        "or TCP (EFA has no loopback: a same-node pair never tests it)");
   d0.node = "p5-b";
   CHECK(rules::plan_transfer({p0, d0}, options()).node_note.empty());
 }
