@@ -44,7 +44,6 @@ void judge_node_pods(PodRun& run) {
     if (p.parsed) {
       rules::NodeContext context;
       context.disagg = run.disagg;
-      context.imex_claim = p.probe.pod.claims_dra_resource;
       judge(p.node, context, p.target);
     }
   }

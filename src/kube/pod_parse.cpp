@@ -67,26 +67,6 @@ std::map<std::string, std::string> literal_env(const json::object* container) {
   return env;
 }
 
-// The container's resources.claims names one of the pod's resourceClaims that names a
-// resourceClaimTemplateName or resourceClaimName (a dangling name does not count).
-bool holds_pod_claim(const json::object* spec, const json::object* container) {
-  const auto* pod_claims = array_at(spec, "resourceClaims");
-  const auto* claims = array_at(object_at(container, "resources"), "claims");
-  if (pod_claims == nullptr || claims == nullptr)
-    return false;
-  for (const auto& claim : *claims) {
-    const auto name = string_at(claim.if_object(), "name");
-    for (const auto& pod_claim : *pod_claims) {
-      const auto* entry = pod_claim.if_object();
-      if (!name.empty() && string_at(entry, "name") == name &&
-          !(string_at(entry, "resourceClaimTemplateName") + string_at(entry, "resourceClaimName"))
-               .empty())
-        return true;
-    }
-  }
-  return false;
-}
-
 const json::object* find_named(const json::array* list, const std::string& name) {
   if (list == nullptr)
     return nullptr;
@@ -186,7 +166,6 @@ PodInfo parse_pod(const json::object& object, const ContainerChoice& choice) {
   auto args = strings_at(container, "args");
   command_line.insert(command_line.end(), args.begin(), args.end());
   pod.spec_env = literal_env(container);
-  pod.claims_dra_resource = holds_pod_claim(spec, container);
   pod.role = pod_role(pod.labels, command_line, pod.spec_env);
   pod.command_line = std::move(command_line);
   pod.component = pod.labels.count(kComponentLabel) ? pod.labels.at(kComponentLabel) : "";

@@ -36,9 +36,6 @@ struct PodInfo {
   std::vector<std::string> containers;
   std::vector<std::string> command_line;  // the chosen container's command + args, as in the spec
   std::map<std::string, std::string> spec_env; // its env with literal values, as in the spec
-  // The container holds one of the pod's spec.resourceClaims (that names a template or a claim)
-  // through resources.claims: how a ComputeDomain's IMEX channel reaches it.
-  bool claims_dra_resource = false;
   std::string container;      // chosen; "" when -c names a container the pod lacks
   std::string container_note; // "no container main; using first container X"
   bool container_running = false;

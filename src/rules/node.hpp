@@ -2,13 +2,13 @@
 // Node mode's rules: the facts read inside one pod (or the local machine) judged layer by
 // layer (fabric, rdma-access, gpudirect, nvlink, ucx). Pure: facts in, findings out.
 
-#include "probe/facts.hpp"
-#include "report/model.hpp"
-
 #include <boost/json/object.hpp>
-#include <optional>
+
 #include <string>
 #include <vector>
+
+#include "probe/facts.hpp"
+#include "report/model.hpp"
 
 namespace icheck::rules {
 
@@ -19,10 +19,6 @@ struct NodeContext {
   // `--local`: this machine, assumed to be meant for cross-node disagg unless it is plainly
   // not a GPU node (then every layer is skipped with that reason).
   bool local = false;
-  // The pod's main container holds a DRA claim of the pod (a ComputeDomain's IMEX channel on
-  // GB200/GB300): without it, UCX_CUDA_IPC_ENABLE_MNNVL cannot move KV between nodes.
-  // nullopt where no pod spec says (--local).
-  std::optional<bool> imex_claim;
 };
 
 // Findings in layer order: fabric, rdma_access, gpudirect, nvlink, ucx.

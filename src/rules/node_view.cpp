@@ -106,11 +106,7 @@ NodeView make_view(const probe::NodeFacts& f, const NodeContext& ctx) {
   read_affinity(v);
   auto mnnvl = env(f, "UCX_CUDA_IPC_ENABLE_MNNVL");
   auto tls = env(f, "UCX_TLS");
-  const bool asked =
-      mnnvl && truthy(*mnnvl) && tls && !detail::parse_ucx_tls(text::trim(*tls)).rdma;
-  // The variable alone makes no IMEX channel: only a claimed ComputeDomain channel does.
-  v.mnnvl_without_channel = asked && ctx.imex_claim == false;
-  v.mnnvl = asked && !v.mnnvl_without_channel;
+  v.mnnvl = mnnvl && truthy(*mnnvl) && tls && !detail::parse_ucx_tls(text::trim(*tls)).rdma;
   v.net_devices = env(f, "UCX_NET_DEVICES");
   v.nccl_ib_hca = hca_list(env(f, "NCCL_IB_HCA"));
   return v;

@@ -25,7 +25,6 @@ struct NodeView {
   std::set<std::string> gpu_affine;    // NIC names with PIX/PXB to some GPU
   bool grace = false;                  // Grace parts: every GPU-NIC path is SYS by design
   bool mnnvl = false;                  // KV rides multi-node NVLink, not RDMA
-  bool mnnvl_without_channel = false;  // the env asks for it, the pod claims no IMEX channel
   std::optional<std::string> net_devices;  // UCX_NET_DEVICES as set ("all" kept)
   std::set<std::string> nccl_ib_hca;   // NCCL_IB_HCA device names (not the ^ exclusions)
 };

@@ -249,14 +249,6 @@ std::optional<report::Finding> net_devices(const NodeView& v) {
 
 // Multi-node NVLink carries KV only if the GPUs have NVLink at all.
 std::optional<report::Finding> mnnvl(const NodeView& v) {
-  if (v.mnnvl_without_channel && v.ctx.disagg)
-    return finding(
-        Layer::nvlink, "multi-node nvlink", Status::fail,
-        "UCX_CUDA_IPC_ENABLE_MNNVL=y and no RDMA transport in UCX_TLS, but the pod claims no IMEX "
-        "channel (no ComputeDomain resourceClaim in its main container): KV between nodes cannot "
-        "use multi-node NVLink and falls back to TCP",
-        "claim the ComputeDomain's channel (spec.resourceClaims + the main container's "
-        "resources.claims), or put an RDMA transport in UCX_TLS");
   if (!v.mnnvl) return std::nullopt;
   std::string why = "UCX_CUDA_IPC_ENABLE_MNNVL=y and no RDMA transport in UCX_TLS: KV moves over multi-node NVLink";
   if (!v.facts.topo) return finding(Layer::nvlink, "multi-node nvlink", Status::skipped, why + "; topology unknown");

@@ -138,26 +138,6 @@ TEST_CASE("node: multi-node NVLink (MNNVL, no RDMA in UCX_TLS): RDMA findings ar
   CHECK(find(judge(p), "hca").status == Status::fail);
 }
 
-TEST_CASE("node: MNNVL asked in the env of a pod that claims no IMEX channel: RDMA judged, "
-          "multi-node nvlink fails") {
-  Probe p;
-  p.set("nvidia_smi_list", "GPU 0: NVIDIA GB200 (UUID: GPU-1)\nGPU 1: NVIDIA GB200 (UUID: GPU-2)\n")
-      .set("nvidia_smi_topo", fixture("nvidia-smi-topo/gb200-4gpu-6nic-sglang11208-partial.txt"))
-      .absent("sysfs_ib")
-      .absent("dev_infiniband")
-      .set("transport_env", "UCX_TLS=cuda_copy,cuda_ipc,tcp\nUCX_CUDA_IPC_ENABLE_MNNVL=y\n");
-  rules::NodeContext no_claim;
-  no_claim.imex_claim = false;
-  auto fs = judge(p, no_claim);
-  CHECK(find(fs, "hca").status == Status::fail); // not demoted: nothing else carries KV
-  auto m = find(fs, "multi-node nvlink");
-  CHECK(m.status == Status::fail);
-  CHECK(contains(m.detail, "claims no IMEX channel"));
-  rules::NodeContext claim;
-  claim.imex_claim = true;
-  CHECK(find(judge(p, claim), "multi-node nvlink").status == Status::ok);
-}
-
 TEST_CASE("node: --local on a machine with no GPU and no RDMA: every layer skipped with the reason") {
   Probe p;  // what this build machine looks like: nothing
   p.set("kernel", "6.1.0").absent("sysfs_ib").absent("dev_infiniband").absent("nvidia_driver").absent("nvidia_smi_list")
