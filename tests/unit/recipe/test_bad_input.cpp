@@ -1,23 +1,14 @@
 // Bad input: a clear message, never a crash; the other files of a folder are still loaded.
 
 #include "recipe/load.hpp"
+#include "minimal_dgd.hpp"
 #include "temp_dir.hpp"
 
 #include <doctest/doctest.h>
 
 using namespace icheck;
 
-namespace {
-
-const std::string minimal_dgd = R"(apiVersion: nvidia.com/v1beta1
-kind: DynamoGraphDeployment
-metadata: {name: tiny}
-spec:
-  components:
-    - {name: w, type: worker}
-)";
-
-}  // namespace
+using test::minimal_dgd;
 
 TEST_CASE("a missing path is an error naming it") {
   auto loaded = recipe::load_recipe("/nonexistent/recipe", false);

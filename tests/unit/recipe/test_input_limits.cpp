@@ -3,6 +3,7 @@
 
 #include "recipe/load.hpp"
 #include "recipe/read_file.hpp"
+#include "minimal_dgd.hpp"
 #include "temp_dir.hpp"
 
 #include <chrono>
@@ -15,13 +16,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::string minimal_dgd = R"(apiVersion: nvidia.com/v1beta1
-kind: DynamoGraphDeployment
-metadata: {name: tiny}
-spec:
-  components:
-    - {name: w, type: worker}
-)";
+using test::minimal_dgd;
 
 const recipe::ManifestFile& named(const std::vector<recipe::ManifestFile>& files,
                                   const std::string& name) {
