@@ -8,6 +8,7 @@
 #include "report/render.hpp"
 #include "report/verdict.hpp"
 #include "util/duration.hpp"
+#include "version.hpp"
 
 #include <CLI/CLI.hpp>
 #include <unistd.h>
@@ -120,6 +121,7 @@ void add_modes(CLI::App& app, icheck::check::Options& o, std::string& transfer_t
   env->add_option("PATH", o.path, "Recipe mode folder or one manifest file")->required();
   env->add_flag("--recursive", o.recursive, "Also read nested variant folders");
   env->add_flag("--live", o.live, "Compare with the env of the running pods");
+  app.add_subcommand("version", "Print the version, commit and the libraries it was built with");
   app.add_subcommand("node", "RDMA, GPUDirect, NVLink and UCX inside each worker pod");
   auto* nixl = app.add_subcommand("nixl", "NIXL install, plugins, test tools; the next command");
   add_transfer_flags(nixl, o, transfer_timeout);
@@ -152,7 +154,9 @@ int run(int argc, char** argv) {
   CLI::App app{"Proves, read-only, whether the KV-cache transport of NVIDIA Dynamo's disaggregated "
                "serving (NIXL over UCX over RDMA/NVLink) works in every worker pod.",
                program_name(argv[0])};
-  app.set_version_flag("--version", "dynamo-icheck 0.1.0");
+  std::string version = icheck::plugin::version_text();
+  version.pop_back();  // CLI11 ends the flag's text with its own newline
+  app.set_version_flag("--version", version);
   app.require_subcommand(1, 1);
   app.fallthrough();
   add_kube_flags(app, options.kube);
@@ -171,6 +175,10 @@ int run(int argc, char** argv) {
     return code == 0 ? 0 : k_exit_unknown;
   }
   options.mode = app.get_subcommands().front()->get_name();
+  if (options.mode == "version") {
+    std::cout << icheck::plugin::version_text();
+    return 0;
+  }
   const auto deadline = icheck::parse_duration(timeout);
   if (!deadline || deadline->count() <= 0) {
     std::cerr << "error: invalid --timeout \"" << shown(timeout) << "\": use e.g. 30s, 2m, 500ms\n";

@@ -1,17 +1,35 @@
 #!/bin/sh
 # Installs the Debian packages the build and the tests need (Debian 12). Idempotent.
+# --release: also what tools/release.sh needs for linux/arm64 (cross compiler, arm64 libraries).
 set -eu
-packages="cmake ninja-build g++ ccache python3 busybox-static
+packages="cmake ninja-build g++ ccache python3 python3-yaml busybox-static file clang-format
   libboost1.81-dev libboost-json1.81-dev libboost-filesystem1.81-dev
   libyaml-cpp-dev libcli11-dev doctest-dev
   clang libclang-rt-14-dev"
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+if [ "${1:-}" = "--release" ]; then
+  dpkg --print-foreign-architectures | grep -qx arm64 || $sudo dpkg --add-architecture arm64
+  packages="$packages g++-aarch64-linux-gnu libboost-json1.81-dev:arm64 libboost-filesystem1.81-dev:arm64"
+fi
 missing=""
 for p in $packages; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
 done
-[ -z "$missing" ] && exit 0
-sudo=""
-[ "$(id -u)" -eq 0 ] || sudo="sudo"
-$sudo apt-get update -qq
-# shellcheck disable=SC2086
-DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing
+if [ -n "$missing" ]; then
+  $sudo apt-get update -qq
+  # shellcheck disable=SC2086
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing
+fi
+if [ "${1:-}" = "--release" ]; then
+  # libyaml-cpp-dev is not Multi-Arch: installing the arm64 one would remove the amd64 one, so
+  # its archive is unpacked beside the system instead (cmake/aarch64-linux-gnu.cmake finds it).
+  sysroot=/opt/dynamo-icheck/arm64-sysroot
+  if [ ! -f $sysroot/usr/lib/aarch64-linux-gnu/libyaml-cpp.a ]; then
+    tmp=$(mktemp -d)
+    (cd "$tmp" && apt-get download -qq libyaml-cpp-dev:arm64)
+    $sudo mkdir -p $sysroot
+    $sudo dpkg-deb -x "$tmp"/libyaml-cpp-dev_*_arm64.deb $sysroot
+    rm -rf "$tmp"
+  fi
+fi

@@ -42,12 +42,24 @@ std::string describe(const TargetOptions& t, const std::vector<std::string>& dep
   return "every Dynamo deployment";
 }
 
+// A 403 on the pod list: what the check needs, where the Role that grants it is, how to verify.
+std::string rbac_hint(const std::string& err, const std::string& where) {
+  if (err.find("is forbidden: ") == std::string::npos) {
+    return "";
+  }
+  return "\ndynamo-icheck needs get and list on pods and create and get on pods/exec" +
+         (where.empty() ? std::string(" in every namespace (-A)")
+                        : " in namespace \"" + where + "\"") +
+         ": deploy/rbac.yaml is that Role; check with: kubectl auth can-i list pods" +
+         (where.empty() ? std::string(" -A") : " -n " + where);
+}
+
 // kubectl's own words for why `get pods` failed, without client-go's klog retries.
 // A pod list of thousands of pods still fits.
 constexpr std::size_t kPodListCap = std::size_t{256} << 20;
 
 std::string kubectl_error(const exec::ChildResult& r, const std::string& program,
-                          std::chrono::milliseconds timeout) {
+                          std::chrono::milliseconds timeout, const std::string& where) {
   if (r.not_found) {
     return "could not run \"" + program + "\": not found on PATH (install kubectl, or set "
            "DYNAMO_ICHECK_KUBECTL)";
@@ -67,7 +79,7 @@ std::string kubectl_error(const exec::ChildResult& r, const std::string& program
            " (raise --timeout, or check the API server: kubectl cluster-info)";
   }
   const auto messages = kube::kubectl_messages(r.err);
-  if (!messages.empty()) return join(messages, "\n");
+  if (!messages.empty()) return join(messages, "\n") + rbac_hint(r.err, where);
   return r.signal != 0 ? "kubectl get pods was ended by signal " + std::to_string(r.signal)
                        : "kubectl get pods failed with exit code " + std::to_string(r.exit_code);
 }
@@ -102,7 +114,8 @@ Expected<PodSelection> find_pods(const KubeSession& session, const TargetOptions
   const auto r = exec::run_child(spec);
   const bool named = !targets.pods.empty();
   if (!r.ok() && !(named && r.exit_code == 1 && !r.out.empty())) {
-    return Error{kubectl_error(r, session.program, session.timeout)};
+    const std::string where = session.resolved.all_namespaces ? "" : ns;
+    return Error{kubectl_error(r, session.program, session.timeout, where)};
   }
   kube::ContainerChoice choice;
   if (targets.container) {

@@ -43,8 +43,9 @@ def plugin_path(plugin=None):
 
 
 class FakeCluster:
-    def __init__(self, scenario, namespace="dynamo", plugin=None, keep=False):
+    def __init__(self, scenario, namespace="dynamo", plugin=None, keep=False, rbac=None):
         self.scenario = scenario
+        self.rbac = rbac  # a Role YAML the server enforces (fakeapi --rbac), or None
         self.namespace = namespace
         self.plugin = plugin
         self.keep = keep
@@ -63,7 +64,8 @@ class FakeCluster:
         self.server_out = open(os.path.join(self.dir, "server.log"), "w")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "fakeapi", "--scenario", self.scenario, "--port-file", port_file,
-             "--request-log", self.log_path, "--workdir", self.workdir],
+             "--request-log", self.log_path, "--workdir", self.workdir]
+            + (["--rbac", os.path.abspath(self.rbac)] if self.rbac else []),
             cwd=E2E_DIR, stdout=self.server_out, stderr=subprocess.STDOUT, start_new_session=True)
         while not os.path.exists(port_file):
             if self.proc.poll() is not None:

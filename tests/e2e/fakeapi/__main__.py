@@ -1,4 +1,5 @@
-"""python3 -m fakeapi --scenario NAME|DIR [--port 0] [--port-file F] [--request-log F] [--workdir D]"""
+"""python3 -m fakeapi --scenario NAME|DIR [--port 0] [--port-file F] [--request-log F] [--workdir D]
+                     [--rbac ROLE_YAML]"""
 import argparse
 import os
 import shutil
@@ -7,6 +8,7 @@ import sys
 import tempfile
 import time
 
+from . import rbac
 from . import sandbox as sbx
 from . import scenario as scn
 from .server import FakeAPI
@@ -19,6 +21,7 @@ def main(argv=None):
     ap.add_argument("--port-file")
     ap.add_argument("--request-log")
     ap.add_argument("--workdir", help="where pod roots are built (default: a temp dir, removed at exit)")
+    ap.add_argument("--rbac", help="Role/ClusterRole YAML: only what its rules allow (403 otherwise)")
     a = ap.parse_args(argv)
     t0 = time.monotonic()
     sbx.check_host()
@@ -27,7 +30,7 @@ def main(argv=None):
     workdir = a.workdir or tempfile.mkdtemp(prefix="fakeapi-")
     os.makedirs(workdir, exist_ok=True)
     log = a.request_log or os.path.join(workdir, "requests.jsonl")
-    srv = FakeAPI(sc, workdir, log, a.port)
+    srv = FakeAPI(sc, workdir, log, a.port, rbac.Rules(a.rbac) if a.rbac else None)
     for box in srv.sandboxes.values():
         box.build()
     port = srv.server_address[1]

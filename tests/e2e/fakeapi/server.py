@@ -7,6 +7,7 @@ import time
 import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from . import rbac
 from . import sandbox as sbx
 from . import scenario as scn
 from . import websocket as ws
@@ -58,8 +59,9 @@ class FakeAPI(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
 
-    def __init__(self, scenario, workdir, request_log, port=0):
+    def __init__(self, scenario, workdir, request_log, port=0, rules=None):
         super().__init__(("127.0.0.1", port), Handler)
+        self.rules = rules  # rbac.Rules, or None: everything allowed
         self.scenario = scenario
         self.workdir = workdir
         self.sandboxes = {(p.namespace, p.name): sbx.sandbox_for(p, workdir) for p in scenario.pods}
@@ -111,9 +113,21 @@ class Handler(BaseHTTPRequestHandler):
     def not_found(self):
         self.send_json(404, status(404, "NotFound", "the server could not find the requested resource"))
 
+    def denied(self):
+        """Sends the 403 when --rbac rules do not allow this request; True if it did."""
+        if self.server.rules is None:
+            return False
+        attrs = rbac.attributes(self.command, self.url_path.strip("/").split("/"))
+        if attrs is None or self.server.rules.allows(*attrs[:4]):
+            return False
+        self.send_json(403, rbac.forbidden(*attrs))
+        return True
+
     # -- methods --
     def do_GET(self):
         self._record()
+        if self.denied():
+            return
         p = self.url_path.rstrip("/") or "/"
         parts = p.strip("/").split("/")
         if p == "/version":
@@ -150,6 +164,8 @@ class Handler(BaseHTTPRequestHandler):
     def do_POST(self):
         self._record()
         self._drain_body()
+        if self.denied():
+            return
         parts = self.url_path.strip("/").split("/")
         if len(parts) == 7 and parts[:3] == ["api", "v1", "namespaces"] and parts[6] == "exec":
             # SPDY (kubectl's fallback): same admission answers as the WebSocket path, else 400.
