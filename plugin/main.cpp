@@ -1,7 +1,9 @@
 // kubectl-dynamo_icheck: argv parsing and wiring only; every mode lives in src/check.
 #include "check/options.hpp"
 #include "check/run.hpp"
+#include "completion.hpp"
 #include "exec/interrupt.hpp"
+#include "help.hpp"
 #include "kube/flags.hpp"
 #include "outside/mask.hpp"
 #include "outside/text.hpp"
@@ -9,16 +11,16 @@
 #include "report/verdict.hpp"
 #include "util/duration.hpp"
 #include "version.hpp"
+#include "words.hpp"
 
 #include <CLI/CLI.hpp>
-#include <unistd.h>
-
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <string>
+#include <unistd.h>
 
 namespace {
 
@@ -121,13 +123,13 @@ void add_modes(CLI::App& app, icheck::check::Options& o, std::string& transfer_t
   env->add_option("PATH", o.path, "Recipe mode folder or one manifest file")->required();
   env->add_flag("--recursive", o.recursive, "Also read nested variant folders");
   env->add_flag("--live", o.live, "Compare with the env of the running pods");
-  app.add_subcommand("version", "Print the version, commit and the libraries it was built with");
   app.add_subcommand("node", "RDMA, GPUDirect, NVLink and UCX inside each worker pod");
   auto* nixl = app.add_subcommand("nixl", "NIXL install, plugins, test tools; the next command");
   add_transfer_flags(nixl, o, transfer_timeout);
   auto* all = app.add_subcommand("all", "env + node + nixl on the deployment made from a recipe");
   all->add_option("RECIPE_DIR", o.path, "Recipe mode folder")->required();
   add_transfer_flags(all, o, transfer_timeout);
+  app.add_subcommand("version", "Print the version, commit and the libraries it was built with");
 }
 
 bool use_color(const std::string& mode) {
@@ -146,6 +148,46 @@ icheck::report::Format format_of(const std::string& name) {
                                                         : Format::table;
 }
 
+// `__complete WORDS...` for kubectl_complete-dynamo_icheck. Cluster names are looked up with the
+// kubectl flags already on the line (-n, --context, --kubeconfig), parsed as a run would.
+int complete(CLI::App& app, std::vector<std::string> words, icheck::check::Options& options) {
+  auto lookup = [&](icheck::check::NameKind kind, const std::string& deployment) {
+    std::vector<std::string> typed(words.begin(), words.end() - 1);
+    if (!typed.empty() && icheck::plugin::wants_value(app, nullptr, typed.back())) {
+      typed.pop_back();  // the flag whose value is being completed
+    }
+    typed = icheck::kube::normalize_kubectl_argv(std::move(typed));
+    std::reverse(typed.begin(), typed.end());
+    try {
+      app.parse(typed);
+    } catch (const CLI::Error&) {  // half a command line: the flags given so far are set
+    }
+    return icheck::check::cluster_names(options.kube, kind, deployment);
+  };
+  if (words.empty()) {
+    words.emplace_back();
+  }
+  std::cout << icheck::plugin::render_completion(icheck::plugin::complete(app, words, lookup));
+  return 0;
+}
+
+// What is answered before parsing: usage for no arguments, completion, a mistyped subcommand.
+std::optional<int> answer_early(CLI::App& app, const std::vector<std::string>& args,
+                                icheck::check::Options& options) {
+  if (args.empty()) {  // usage, and exit 3: a bare call in a CI gate must not pass
+    std::cerr << app.help();
+    return k_exit_unknown;
+  }
+  if (args.front() == "__complete") {
+    return complete(app, {args.begin() + 1, args.end()}, options);
+  }
+  if (const auto unknown = icheck::plugin::unknown_command(app, args)) {
+    std::cerr << *unknown;
+    return k_exit_unknown;
+  }
+  return std::nullopt;
+}
+
 int run(int argc, char** argv) {
   icheck::check::Options options;
   OutputFlags output;
@@ -158,6 +200,9 @@ int run(int argc, char** argv) {
   version.pop_back();  // CLI11 ends the flag's text with its own newline
   app.set_version_flag("--version", version);
   app.require_subcommand(1, 1);
+  // Before the subcommands exist: each copies its parent's formatter when it is made.
+  app.formatter(
+      std::make_shared<icheck::plugin::HelpFormatter>(icheck::plugin::subcommand_examples()));
   app.fallthrough();
   add_kube_flags(app, options.kube);
   add_target_flags(app, options.targets);
@@ -166,6 +211,9 @@ int run(int argc, char** argv) {
   add_modes(app, options, transfer_timeout);
 
   std::vector<std::string> args(argv + 1, argv + argc);
+  if (const auto answered = answer_early(app, args, options)) {
+    return *answered;
+  }
   args = icheck::kube::normalize_kubectl_argv(std::move(args));
   std::reverse(args.begin(), args.end());  // CLI11 takes a reversed vector
   try {

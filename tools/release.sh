@@ -1,7 +1,7 @@
 #!/bin/sh
 # tools/release.sh [BASE_URL]: the krew release in dist/.
-#   dist/dynamo-icheck_<version>_linux_<arch>.tar.gz  a fully static kubectl-dynamo_icheck,
-#                                                     LICENSE and README.md
+#   dist/dynamo-icheck_<version>_linux_<arch>.tar.gz  a fully static kubectl-dynamo_icheck, its
+#                                                     completion helper, LICENSE and README.md
 #   dist/dynamo-icheck.yaml                           krew-manifest/dynamo-icheck.yaml filled in
 # BASE_URL is where the archives will be published (each uri is BASE_URL/<archive>).
 # linux/arm64 is built when Debian's cross toolchain and arm64 libraries are there
@@ -34,15 +34,15 @@ build() {
   stage=$dir/stage
   rm -rf "$stage"
   mkdir -p "$stage"
-  cp "$dir/kubectl-dynamo_icheck" LICENSE README.md "$stage/"
+  cp "$dir/kubectl-dynamo_icheck" plugin/kubectl_complete-dynamo_icheck LICENSE README.md "$stage/"
   strip_tool=strip
   [ "$arch" = arm64 ] && strip_tool=aarch64-linux-gnu-strip
   "$strip_tool" "$stage/kubectl-dynamo_icheck"
-  chmod 755 "$stage/kubectl-dynamo_icheck"
+  chmod 755 "$stage/kubectl-dynamo_icheck" "$stage/kubectl_complete-dynamo_icheck"
   archive=dist/dynamo-icheck_${version}_linux_${arch}.tar.gz
   # Reproducible: fixed order, owner and time, so the sha256 says only what changed.
   tar -C "$stage" --sort=name --owner=0 --group=0 --numeric-owner --mtime=@0 -cf - \
-    kubectl-dynamo_icheck LICENSE README.md | gzip -n >"$archive"
+    kubectl-dynamo_icheck kubectl_complete-dynamo_icheck LICENSE README.md | gzip -n >"$archive"
   echo "release: $archive ($(du -k "$archive" | cut -f1) KiB; binary $(du -k "$stage/kubectl-dynamo_icheck" | cut -f1) KiB, $linkage)"
 }
 

@@ -131,13 +131,70 @@ class BadInput(unittest.TestCase):
                 self.assertEqual(rc, 3)
                 self.assertIn(says, err)
 
-    def test_no_subcommand(self):
-        rc, _, err = run()
-        self.assertEqual(rc, 3)
-        self.assertIn("subcommand", err)
+    def test_no_subcommand_prints_usage(self):
+        # Usage, but exit 3 ("could not check"): a bare call in a CI gate must never pass.
+        rc, out, err = run()
+        self.assertEqual((rc, out), (3, ""))
+        self.assertIn("Usage: kubectl dynamo-icheck", err)
+        for sub in ("env", "node", "nixl", "all", "version"):
+            self.assertIn("\n  " + sub + " ", err)
+
+    def test_unknown_command_suggests(self):
+        for args, word, guess in ((["nod"], "nod", "node"), (["--context", "x", "nixel"], "nixel", "nixl"),
+                                  (["-n", "dynamo", "evn"], "evn", "env")):
+            with self.subTest(args=args):
+                rc, out, err = run(*args)
+                self.assertEqual((rc, out), (3, ""))
+                self.assertIn('unknown command "%s" for "kubectl dynamo-icheck"' % word, err)
+                self.assertIn("Did you mean %s?" % guess, err)
+        rc, _, err = run("frobnicate")
+        self.assertNotIn("Did you mean", err)
 
 
 class Cli(unittest.TestCase):
+    def test_subcommand_help_lists_inherited_flags_and_examples(self):
+        for sub, own, example in (("node", None, "kubectl dynamo-icheck node --deployment llama-70b-disagg"),
+                                  ("nixl", "--transfer", "kubectl dynamo-icheck nixl --deployment llama-70b-disagg --transfer"),
+                                  ("env", "--live", "kubectl dynamo-icheck env recipes/llama-3-70b/vllm/disagg-multi-node")):
+            with self.subTest(sub=sub):
+                rc, out, _ = run(sub, "--help")
+                self.assertEqual(rc, 0)
+                own_part, _, inherited = out.partition("Inherited flags:")
+                if own:
+                    self.assertIn(own, own_part)
+                for flag in ("--deployment", "-o,--output", "--kubeconfig", "-n,--namespace", "--timeout"):
+                    self.assertIn(flag, inherited)
+                self.assertIn("Examples:\n", inherited)
+                self.assertIn(example, inherited)
+
+    def test_version_subcommand_and_flag(self):
+        rc, out, _ = run("version")
+        self.assertEqual(rc, 0)
+        self.assertRegex(out, r"^dynamo-icheck v\d+\.\d+\.\d+ \(commit ([0-9a-f]+|unknown), linux/\w+\)\n")
+        self.assertRegex(out, r"libraries: Boost \d+\.\d+\.\d+, yaml-cpp \d+\.\d+\.\d+, CLI11 ")
+        self.assertEqual(run("--version")[1], out)
+
+    def test_completion_of_words(self):
+        no_cluster = {"KUBECONFIG": "/nonexistent"}
+        cases = (([""], ["env", "node", "nixl", "all", "version"], 4),
+                 (["n"], ["node", "nixl"], 4),
+                 (["node", "-o", ""], ["table", "wide", "json", "yaml"], 4),
+                 (["node", "--output=j"], ["--output=json"], 4),
+                 (["node", "--color", "a"], ["auto", "always"], 4),
+                 (["nixl", "--tra"], ["--transfer", "--transfer-timeout"], 4),
+                 (["env", ""], [], 0),             # the recipe folder: the shell completes files
+                 (["env", "recipes/x", ""], [], 4),
+                 (["node", "--recipe", ""], [], 0),
+                 (["node", "-n", ""], [], 4))      # no cluster: no names, and no error text
+        for words, want, directive in cases:
+            with self.subTest(words=words):
+                rc, out, err = run("__complete", *words, env=no_cluster)
+                self.assertEqual((rc, err), (0, ""))
+                self.assertEqual(out.splitlines(), want + [":%d" % directive])
+        rc, out, _ = run("__complete", "node", "--", env=no_cluster)
+        for flag in ("--deployment", "--pod", "--kubeconfig", "--parallel"):
+            self.assertIn(flag, out.splitlines())
+
     def test_help_shows_kubectl_prefix(self):
         rc, out, _ = run("-h")
         self.assertEqual(rc, 0)

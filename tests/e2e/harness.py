@@ -25,14 +25,30 @@ import threading
 import time
 
 E2E_DIR = os.path.dirname(os.path.abspath(__file__))
-KUBECTL_DIR = os.environ.get("ICHECK_KUBECTL_DIR", "/usr/lib/google-cloud-sdk/bin")
-KUBECTL_VERSIONS = [v for v in os.environ.get("ICHECK_KUBECTL_VERSIONS", "1.30 1.31 1.32").split()]
+# kubectl >= 1.26 runs it for `kubectl __complete dynamo-icheck ...`; it runs the plugin on PATH.
+COMPLETION_HELPER = os.path.join(E2E_DIR, "..", "..", "plugin", "kubectl_complete-dynamo_icheck")
 sys.path.insert(0, E2E_DIR)
+import kubectl_finder  # noqa: E402
 from fakeapi import sandbox as _sandbox  # noqa: E402
+
+# The kubectl labels the tests loop over: the versioned binaries found, else the one on PATH.
+KUBECTL_VERSIONS = [k.label for k in kubectl_finder.available()]
 
 
 def kubectl_binary(version):
-    return os.path.join(KUBECTL_DIR, "kubectl.%s" % version)
+    return kubectl_finder.path_for(version)
+
+
+def skip_reason():
+    """Why the e2e bed cannot run on this machine (no kubectl, no root, no mount namespaces),
+    or None. Checked before any test, so a missing piece is a skip with its reason."""
+    if not kubectl_finder.available():
+        return kubectl_finder.none_reason()
+    try:
+        _sandbox.check_host()
+    except _sandbox.SandboxError as e:
+        return str(e)
+    return None
 
 
 def plugin_path(plugin=None):
@@ -127,6 +143,7 @@ class FakeCluster:
             if not os.path.isdir(d):
                 os.makedirs(d)
                 os.symlink(kubectl_binary(version), os.path.join(d, "kubectl"))
+                os.symlink(COMPLETION_HELPER, os.path.join(d, os.path.basename(COMPLETION_HELPER)))
                 try:
                     os.symlink(plugin_path(self.plugin), os.path.join(d, "kubectl-dynamo_icheck"))
                 except RuntimeError:

@@ -71,6 +71,9 @@ def krew_install(platform, archive, krew_root):
     os.makedirs(bin_dir, exist_ok=True)
     link = os.path.join(bin_dir, "kubectl-" + name.replace("-", "_"))
     os.symlink(os.path.join(store, platform["bin"]), link)
+    # The one step krew leaves to the user (the manifest's caveats say it): the completion helper.
+    helper = "kubectl_complete-dynamo_icheck"
+    os.symlink(os.path.join(store, helper), os.path.join(bin_dir, helper))
     return store, bin_dir
 
 
@@ -157,7 +160,7 @@ class KrewInstall(unittest.TestCase):
     def test_bin_is_executable_and_files_applied(self):
         exe = os.path.join(self.store, "kubectl-dynamo_icheck")
         self.assertTrue(os.stat(exe).st_mode & stat.S_IXUSR)
-        for f in ("LICENSE", "README.md"):
+        for f in ("kubectl_complete-dynamo_icheck", "LICENSE", "README.md"):
             self.assertTrue(os.path.isfile(os.path.join(self.store, f)), f)
 
     def test_plugin_list_finds_it_without_warning(self):
@@ -175,6 +178,18 @@ class KrewInstall(unittest.TestCase):
         self.assertRegex(r.stdout, r"Boost \d+\.\d+\.\d+, yaml-cpp \d+\.\d+\.\d+, CLI11 \d")
         self.assertIn("linked static", r.stdout)
         self.assertEqual(self.kubectl_run("dynamo-icheck", "--version").stdout, r.stdout)
+
+    def test_completion_through_kubectl(self):
+        # kubectl >= 1.26 hands `kubectl dynamo-icheck <TAB>` to kubectl_complete-dynamo_icheck.
+        r = self.kubectl_run("__complete", "dynamo-icheck", "")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        for sub in ("env", "node", "nixl", "all", "version"):
+            self.assertIn(sub + "\n", r.stdout)
+        r = self.kubectl_run("__complete", "dynamo-icheck", "node", "-o", "")
+        self.assertEqual(r.stdout.splitlines()[:4], ["table", "wide", "json", "yaml"])
+        r = self.kubectl_run("__complete", "dynamo-icheck", "node", "--al")
+        self.assertIn("--all-namespaces", r.stdout.splitlines())
+        self.assertIn("--all-components", r.stdout.splitlines())
 
 
 if __name__ == "__main__":

@@ -18,7 +18,16 @@ V5 = "v5.channel.k8s.io"
 API_VERSIONS = {"kind": "APIVersions", "versions": ["v1"],
                 "serverAddressByClientCIDRs": [{"clientCIDR": "0.0.0.0/0",
                                                 "serverAddress": "127.0.0.1"}]}
-API_GROUPS = {"kind": "APIGroupList", "apiVersion": "v1", "groups": []}
+DGD_GROUP = "nvidia.com"
+DGD_VERSION = "v1alpha1"
+DGD_LABEL = "nvidia.com/dynamo-graph-deployment-name"
+API_GROUPS = {"kind": "APIGroupList", "apiVersion": "v1", "groups": [
+    {"name": DGD_GROUP, "versions": [{"groupVersion": DGD_GROUP + "/" + DGD_VERSION, "version": DGD_VERSION}],
+     "preferredVersion": {"groupVersion": DGD_GROUP + "/" + DGD_VERSION, "version": DGD_VERSION}}]}
+API_DGD = {"kind": "APIResourceList", "apiVersion": "v1", "groupVersion": DGD_GROUP + "/" + DGD_VERSION,
+           "resources": [{"name": "dynamographdeployments", "singularName": "dynamographdeployment",
+                          "namespaced": True, "kind": "DynamoGraphDeployment", "verbs": ["get", "list"],
+                          "shortNames": ["dgd"]}]}
 API_V1 = {"kind": "APIResourceList", "groupVersion": "v1", "resources": [
     {"name": "pods", "singularName": "pod", "namespaced": True, "kind": "Pod",
      "verbs": ["get", "list"], "shortNames": ["po"], "categories": ["all"]},
@@ -140,6 +149,10 @@ class Handler(BaseHTTPRequestHandler):
             return self.send_json(200, API_GROUPS)
         if p == "/api/v1":
             return self.send_json(200, API_V1)
+        if p == "/apis/%s/%s" % (DGD_GROUP, DGD_VERSION):
+            return self.send_json(200, API_DGD)
+        if len(parts) == 6 and parts[:3] == ["apis", DGD_GROUP, DGD_VERSION] and parts[5] == "dynamographdeployments":
+            return self.list_dgds(parts[4])
         if p == "/api/v1/pods":
             return self.list_pods(None)
         if p == "/api/v1/namespaces":
@@ -196,6 +209,15 @@ class Handler(BaseHTTPRequestHandler):
         self.send_json(200, {"kind": "PodList", "apiVersion": "v1",
                              "metadata": {"resourceVersion": "1"},
                              "items": [p.to_k8s() for p in pods]})
+
+    def list_dgds(self, ns):
+        """The DynamoGraphDeployments the scenario's pods belong to (by their operator label)."""
+        names = sorted({p.spec["labels"][DGD_LABEL] for p in self.server.scenario.select(ns, "")
+                        if DGD_LABEL in p.spec["labels"]})
+        items = [{"apiVersion": DGD_GROUP + "/" + DGD_VERSION, "kind": "DynamoGraphDeployment",
+                  "metadata": {"name": n, "namespace": ns, "resourceVersion": "1"}} for n in names]
+        self.send_json(200, {"apiVersion": DGD_GROUP + "/" + DGD_VERSION, "kind": "DynamoGraphDeploymentList",
+                             "metadata": {"resourceVersion": "1"}, "items": items})
 
     def get_pod(self, ns, name):
         pod = self.server.scenario.find(ns, name)

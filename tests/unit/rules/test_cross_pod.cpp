@@ -6,15 +6,15 @@ using namespace icheck;
 
 TEST_CASE("cross-pod: versions across the deployment, env within a role") {
   probe::NodeFacts a, b, c;
-  a.ucx_version = probe::UcxVersion{"1.19.0"};
-  b.ucx_version = probe::UcxVersion{"1.18.1"};
+  a.ucx_version.emplace().version = "1.19.0";
+  b.ucx_version.emplace().version = "1.18.1";
   a.transport_env = {{"UCX_TLS", "rc_x"}, {"NCCL_IB_HCA", "mlx5"}};
   b.transport_env = {{"UCX_TLS", "rc_x"}};
   c.transport_env = {{"UCX_TLS", "tcp"}};
   probe::NixlFacts n;
-  const std::vector<rules::PodFacts> pods{{"p-0", dynamo::Role::prefill, &a, &n},
-                                          {"p-1", dynamo::Role::prefill, &b, &n},
-                                          {"d-0", dynamo::Role::decode, &c, &n}};
+  const std::vector<rules::PodFacts> pods{{"p-0", dynamo::Role::prefill, &a, &n, ""},
+                                          {"p-1", dynamo::Role::prefill, &b, &n, ""},
+                                          {"d-0", dynamo::Role::decode, &c, &n, ""}};
   const auto f = rules::cross_pod_findings(pods);
   REQUIRE(f.size() == 3);
   CHECK(f[0].empty());
@@ -65,9 +65,9 @@ TEST_CASE("cross-pod: Active ports differing within a role warn, down ports do n
   b.sysfs_devices = {device("mlx5_0", port("mlx5_0", 400, probe::PortState::active))};
   c.sysfs_devices = {device("mlx5_0", port("mlx5_0", 2.5, probe::PortState::active))};
   probe::NixlFacts n;
-  const auto f = rules::cross_pod_findings({{"d-0", dynamo::Role::decode, &a, &n},
-                                            {"d-1", dynamo::Role::decode, &b, &n},
-                                            {"d-2", dynamo::Role::decode, &c, &n}});
+  const auto f = rules::cross_pod_findings({{"d-0", dynamo::Role::decode, &a, &n, ""},
+                                            {"d-1", dynamo::Role::decode, &b, &n, ""},
+                                            {"d-2", dynamo::Role::decode, &c, &n, ""}});
   CHECK(f[1].empty());  // the same Active ports as d-0: mlx5_1 is down there
   REQUIRE(f[2].size() == 1);
   CHECK(f[2][0].name == "active ports");
