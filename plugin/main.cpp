@@ -35,6 +35,7 @@ std::string shown(const std::string& text) {
 struct OutputFlags {
   std::string format = "table";
   std::string color = "auto";
+  bool no_headers = false;
 };
 
 // Shown as `kubectl dynamo-icheck` when run as a plugin, as krew's guidelines ask.
@@ -102,6 +103,7 @@ void add_output_flags(CLI::App& app, OutputFlags& out) {
       ->check(CLI::IsMember({"table", "wide", "json", "yaml"}))->group(g);
   app.add_option("--color", out.color, "auto|always|never (auto: a terminal and no NO_COLOR)")
       ->check(CLI::IsMember({"auto", "always", "never"}))->group(g);
+  app.add_flag("--no-headers", out.no_headers, "Tables without their column headings")->group(g);
 }
 
 // nixl and all run the same opt-in transfer test.
@@ -253,7 +255,9 @@ int run(int argc, char** argv) {
   }
   if (interrupted_by != 0) report->interrupted = interrupted_by == SIGTERM ? "SIGTERM" : "SIGINT";
   const auto verdict = icheck::report::decide(*report);
-  std::cout << icheck::report::render(*report, verdict, {format_of(output.format), use_color(output.color)});
+  std::cout << icheck::report::render(*report, verdict,
+                                      {format_of(output.format), use_color(output.color),
+                                       output.no_headers, options.kube.all_namespaces});
   std::cout.flush();
   // 128 + signal, as a shell reports a command the signal ended (130 SIGINT, 143 SIGTERM).
   return interrupted_by != 0 ? 128 + interrupted_by : icheck::report::exit_code(verdict.status);

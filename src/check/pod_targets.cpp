@@ -60,6 +60,7 @@ bool start_target(const PodProbe& probe, report::Layer layer, const RunOptions& 
   target.kind = report::TargetKind::pod;
   target.role = dynamo::role_name(pod.role);
   target.node = pod.node;
+  target.namespace_ = pod.namespace_;
   if (!pod.container_note.empty()) {
     target.summary = pod.container_note;
   }

@@ -44,6 +44,7 @@ struct Target {
   TargetKind kind = TargetKind::pod;
   std::string role;     // prefill, decode, worker, frontend, ... or "" when unknown
   std::string node;     // node name (pods), host name (local), path (manifest)
+  std::string namespace_;  // the pod's namespace; "" for a manifest or --local
   std::string summary;  // one line under the target heading, e.g. "8x H100 . 8x mlx5 400 Gb/s IB"
   std::vector<Finding> findings;
   boost::json::object facts;  // what was read, typed; rendered as-is in json/yaml

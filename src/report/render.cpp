@@ -15,11 +15,11 @@ std::string render(const Report& raw, const Verdict& raw_verdict, const RenderOp
   case Format::yaml:
     return to_yaml(to_json(report, verdict));
   case Format::wide:
-    return render_table(report, verdict, true, options.color);
+    return render_table(report, verdict, options);
   case Format::table:
     break;
   }
-  return render_table(report, verdict, false, options.color);
+  return render_table(report, verdict, options);
 }
 
 } // namespace icheck::report

@@ -35,8 +35,13 @@ boost::json::object target_json(const Target& t) {
   for (const auto& f : t.findings) {
     checks.emplace_back(check_json(f));
   }
-  return {{"name", t.name},        {"kind", to_string(t.kind)}, {"role", t.role},
-          {"node", t.node},        {"summary", t.summary},      {"checks", std::move(checks)},
+  return {{"name", t.name},
+          {"namespace", t.namespace_},
+          {"kind", to_string(t.kind)},
+          {"role", t.role},
+          {"node", t.node},
+          {"summary", t.summary},
+          {"checks", std::move(checks)},
           {"facts", t.facts}};
 }
 

@@ -41,7 +41,22 @@ std::string heading(const Report& r) {
   return join(words, " · ");
 }
 
-std::string target_block(const Target& t, bool wide, bool color) {
+// -o wide rows start with the pod's name and -A rows with its namespace, so a grep of one row
+// still says where it came from.
+std::vector<Cell> row_prefix(const Target& t, const RenderOptions& o, bool heading) {
+  std::vector<Cell> cells;
+  if (o.all_namespaces) {
+    cells.push_back({heading ? "NAMESPACE" : (t.namespace_.empty() ? "-" : t.namespace_), ""});
+  }
+  if (o.format == Format::wide) {
+    cells.push_back({heading ? "TARGET" : t.name, ""});
+  }
+  return cells;
+}
+
+std::string target_block(const Target& t, const RenderOptions& o) {
+  const bool wide = o.format == Format::wide;
+  const bool color = o.color;
   TextTable title;
   std::vector<Cell> head{{t.name, "1"}};
   head.push_back({t.role.empty() ? "-" : t.role, ""});
@@ -54,16 +69,20 @@ std::string target_block(const Target& t, bool wide, bool color) {
   title.add_row(std::move(head));
 
   TextTable table("  ");
-  std::vector<Cell> columns{{"LAYER", ""}, {"CHECK", ""}, {"STATUS", ""}, {"DETAIL", ""}};
+  std::vector<Cell> columns = row_prefix(t, o, true);
+  columns.insert(columns.end(), {{"LAYER", ""}, {"CHECK", ""}, {"STATUS", ""}, {"DETAIL", ""}});
   if (wide) {
     columns.push_back({"NEXT", ""});
   }
-  table.add_row(std::move(columns));
+  if (!o.no_headers) {
+    table.add_row(std::move(columns));
+  }
   for (const auto& f : t.findings) {
-    std::vector<Cell> row{{std::string(to_string(f.layer)), ""},
-                          {f.name, ""},
-                          {std::string(to_string(f.status)), status_sgr(f.status)},
-                          {f.detail, ""}};
+    std::vector<Cell> row = row_prefix(t, o, false);
+    row.insert(row.end(), {{std::string(to_string(f.layer)), ""},
+                           {f.name, ""},
+                           {std::string(to_string(f.status)), status_sgr(f.status)},
+                           {f.detail, ""}});
     if (wide) {
       row.push_back({f.next.empty() ? "-" : f.next, ""});
     }
@@ -91,13 +110,15 @@ std::string verdict_block(const Report& r, const Verdict& v, bool color) {
 
 }  // namespace
 
-std::string render_table(const Report& report, const Verdict& verdict, bool wide, bool color) {
+std::string render_table(const Report& report, const Verdict& verdict,
+                         const RenderOptions& options) {
+  const bool color = options.color;
   std::string out;
   if (auto h = heading(report); !h.empty()) {
     out += h + "\n\n";
   }
   for (const auto& t : report.targets) {
-    out += target_block(t, wide, color) + "\n";
+    out += target_block(t, options) + "\n";
   }
   return out + verdict_block(report, verdict, color);
 }

@@ -98,8 +98,8 @@ TEST_CASE(
   auto pre = gb200(true).facts();
   auto dec = gb200(true).facts();
   probe::NixlFacts n;
-  std::vector<rules::PodFacts> pods{{"p-0", dynamo::Role::prefill, &pre, &n},
-                                    {"d-0", dynamo::Role::decode, &dec, &n}};
+  std::vector<rules::PodFacts> pods{{"p-0", dynamo::Role::prefill, &pre, &n, ""},
+                                    {"d-0", dynamo::Role::decode, &dec, &n, ""}};
   auto same = rules::cross_pod_findings(pods);
   CHECK(same[1].empty());
   auto other = gb200(true);
