@@ -13,6 +13,6 @@ tools/format-check.sh || format=$?
 rc=0
 ctest --test-dir build --output-on-failure -j "$(nproc)" --timeout 600 -O build/ctest.out || rc=$?
 tools/e2e-summary.sh build/ctest.out
-[ "$rc" -eq 0 ] && [ "$format" -eq 0 ]
+[ "$rc" -eq 0 ] && [ "$format" -eq 0 ] || exit 1
 # The same tests again under ASan+UBSan, and each parser fuzzed briefly (tools/sanitize.sh).
 tools/sanitize.sh
