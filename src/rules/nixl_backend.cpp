@@ -1,6 +1,7 @@
 #include "rules/nixl_backend.hpp"
 
 #include "dynamo/command_words.hpp"
+#include "dynamo/engine_flags.hpp"
 #include "recipe/engine_config.hpp"
 #include "recipe/model.hpp"
 #include "util/join.hpp"
@@ -12,8 +13,6 @@
 
 namespace icheck::rules {
 namespace {
-
-constexpr std::string_view kKvbmPrefix = "DYN_KVBM_NIXL_BACKEND_";
 
 // Upper case without blanks: "ucx " and "UCX" name one backend.
 std::string upper(std::string_view s) { return text::upper(text::trim(s)); }
@@ -74,13 +73,14 @@ void choose_library(KvBackends& b, const std::string& line, const std::optional<
     b.library_source = where;
     return;
   }
-  if (line.find("--extra-engine-args") != std::string::npos) {
-    b.library_source = "--extra-engine-args file not read: cache_transceiver_config unknown, NIXL assumed";
+  if (line.find(dynamo::kTrtllmEngineArgsFlag) != std::string::npos) {
+    b.library_source = std::string(dynamo::kTrtllmEngineArgsFlag) +
+                       " file not read: cache_transceiver_config unknown, NIXL assumed";
     return;
   }
-  if (auto sglang = text::flag_value(line, "--disaggregation-transfer-backend"); !sglang.empty()) {
+  if (auto sglang = text::flag_value(line, dynamo::kSglangTransferBackendFlag); !sglang.empty()) {
     b.library = upper(sglang);
-    b.library_source = "--disaggregation-transfer-backend " + sglang;
+    b.library_source = std::string(dynamo::kSglangTransferBackendFlag) + " " + sglang;
     return;
   }
   if (auto connector = json_string(line, "kv_connector"); !connector.empty()) {
@@ -148,18 +148,20 @@ KvBackends kv_backends(const std::map<std::string, std::string>& env,
                        const std::vector<std::string>& command_line,
                        const std::optional<EngineTransceiver>& engine) {
   KvBackends b;
-  for (const char* var : {"SGLANG_DISAGGREGATION_NIXL_BACKEND", "TRTLLM_NIXL_KVCACHE_BACKEND"}) {
+  for (auto name : {dynamo::kSglangNixlBackendVar, dynamo::kTrtllmNixlBackendVar}) {
+    const std::string var(name);
     if (auto it = env.find(var); it != env.end() && !upper(it->second).empty())
       add(b, {upper(it->second)}, var);
   }
   std::string line;  // one string: a JSON value split over arguments reads whole again
   for (const auto& arg : command_line) line += (line.empty() ? "" : " ") + arg;
   line = dynamo::expand_env_refs(line, env);
-  add(b, backends_list(line), "--kv-transfer-config");
+  add(b, backends_list(line), std::string(dynamo::kVllmKvTransferConfigFlag));
   choose_library(b, line, engine);
   for (const auto& [name, value] : env) {
-    if (name.starts_with(kKvbmPrefix) && name.size() > kKvbmPrefix.size() && truthy(value))
-      add_unique(b.kvbm, name.substr(kKvbmPrefix.size()));
+    if (name.starts_with(dynamo::kKvbmBackendPrefix) &&
+        name.size() > dynamo::kKvbmBackendPrefix.size() && truthy(value))
+      add_unique(b.kvbm, name.substr(dynamo::kKvbmBackendPrefix.size()));
   }
   return b;
 }
