@@ -1,7 +1,8 @@
-#include <algorithm>
-
 #include "probe/transfer_numbers.hpp"
 #include "probe/transfer_output.hpp"
+
+#include <algorithm>
+#include <cmath>
 
 namespace icheck::probe {
 namespace {
@@ -42,6 +43,14 @@ std::optional<Columns> header_columns(std::string_view line) {
   return c;
 }
 
+// A block or batch size as nixlbench prints it: a whole number from 0 to 2^53. Anything else
+// (1e38, nan, a negative) is not a size; converting it would be undefined behaviour.
+std::optional<long long> as_count(double v) {
+  if (!std::isfinite(v) || v < 0 || v > 9007199254740992.0 || v != std::floor(v))
+    return std::nullopt;
+  return static_cast<long long>(v);
+}
+
 }  // namespace
 
 std::optional<double> NixlbenchResult::gb_per_s() const {
@@ -73,8 +82,11 @@ NixlbenchResult parse_nixlbench(std::string_view output) {
     if (!cols) continue;
     auto n = numbers(line);
     if (n.size() <= std::max({cols->block, cols->batch, cols->bw})) continue;
-    out.rows.push_back({static_cast<long long>(n[cols->block]),
-                        static_cast<long long>(n[cols->batch]), n[cols->bw]});
+    auto block = as_count(n[cols->block]);
+    auto batch = as_count(n[cols->batch]);
+    if (!block || !batch)
+      continue;  // not a size nixlbench prints: not a result row
+    out.rows.push_back({*block, *batch, n[cols->bw]});
   }
   return out;
 }

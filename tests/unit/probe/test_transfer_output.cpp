@@ -138,6 +138,18 @@ TEST_CASE("nixlbench: largest block wins over a faster smaller block") {
   CHECK(r.max_gb_per_s() == 23.0);
 }
 
+TEST_CASE("nixlbench: a size no long long holds is not a row (fuzz_transfer, UBSan "
+          "float-cast-overflow)") {
+  // synthetic: the current nixlbench table layout, sizes as the fuzzer found them
+  auto r = parse_nixlbench("Block Size (B)      Batch Size     B/W (GB/Sec)   Avg Lat. (us)\n"
+                           "32333333333333333333333333333333333 1    99.0           1.0\n"
+                           "4096                nan            98.0           1.0\n"
+                           "1048576             1              23.0           1.0\n");
+  REQUIRE(r.rows.size() == 1);
+  CHECK(r.rows[0].block_size == 1048576);
+  CHECK(r.gb_per_s() == 23.0);
+}
+
 TEST_CASE("ucx_perftest: Final row wins over later progress rows, GB/s is MB/s / 1000") {
   // synthetic: the current ucx_perftest layout
   auto r = parse_ucx_perftest(

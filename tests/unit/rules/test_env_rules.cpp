@@ -311,7 +311,8 @@ TEST_CASE("same node is not NVLink: a single-node disagg worker without an RDMA 
   // nemotron-3-super-fp8's SGLang disagg: 2 + 2 GPUs, one node, no rdma/* (was ok: "workers fit
   // one node (KV can use NVLink)", a false green: separate pods cannot use NVLink between them).
   auto dgd = recipe_dgd("nemotron-3-super-fp8/sglang/disagg/deploy.yaml");
-  const auto* rdma = find(rules::env_findings(dgd), "decode rdma-resource");
+  auto findings = rules::env_findings(dgd);  // find() points into it: it must outlive rdma
+  const auto* rdma = find(findings, "decode rdma-resource");
   REQUIRE(rdma);
   CHECK(rdma->status == Status::fail);
   CHECK(rdma->detail.find("separate pods") != std::string::npos);
@@ -319,7 +320,8 @@ TEST_CASE("same node is not NVLink: a single-node disagg worker without an RDMA 
   // Shared node IPC and PID namespaces are said explicitly: CUDA IPC may work, not verified.
   for (auto& s : dgd.services)
     s.host_ipc = s.host_pid = true;
-  rdma = find(rules::env_findings(dgd), "decode rdma-resource");
+  findings = rules::env_findings(dgd);
+  rdma = find(findings, "decode rdma-resource");
   REQUIRE(rdma);
   CHECK(rdma->status == Status::warn);
   CHECK(rdma->detail.find("hostIPC and hostPID") != std::string::npos);
