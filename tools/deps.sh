@@ -1,6 +1,7 @@
 #!/bin/sh
 # Installs the Debian packages the build and the tests need (Debian 12). Idempotent.
-# --release: also what tools/release.sh needs for linux/arm64 (cross compiler, arm64 libraries).
+# --release: also what tools/release.sh needs for linux/arm64 (cross compiler, arm64 libraries)
+# and qemu-user-static, with which tests/release runs the arm64 binary.
 set -eu
 packages="cmake ninja-build g++ ccache python3 python3-yaml busybox-static file clang-format
   libboost1.81-dev libboost-json1.81-dev libboost-filesystem1.81-dev
@@ -10,7 +11,8 @@ sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
 if [ "${1:-}" = "--release" ]; then
   dpkg --print-foreign-architectures | grep -qx arm64 || $sudo dpkg --add-architecture arm64
-  packages="$packages g++-aarch64-linux-gnu libboost-json1.81-dev:arm64 libboost-filesystem1.81-dev:arm64"
+  packages="$packages g++-aarch64-linux-gnu libboost-json1.81-dev:arm64 libboost-filesystem1.81-dev:arm64
+    qemu-user-static"
 fi
 missing=""
 for p in $packages; do

@@ -5,6 +5,10 @@
 # server; skipped, with the reason, where this machine has no kubectl, root or mount namespaces).
 set -eu
 cd "$(dirname "$0")/.."
+# ccache keys paths relative to the checkout, so a clean clone in another folder (CI) reuses what
+# an earlier build of the same sources compiled.
+CCACHE_BASEDIR="$(pwd)"
+export CCACHE_BASEDIR
 tools/deps.sh --release
 tools/build.sh
 tools/release.sh
