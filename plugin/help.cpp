@@ -1,5 +1,6 @@
 #include "help.hpp"
 
+#include "outside/text.hpp"
 #include "words.hpp"
 
 #include <algorithm>
@@ -80,7 +81,9 @@ std::optional<std::string> unknown_command(const CLI::App& app,
     return std::nullopt;
   }
   const std::string& word = args[*i];
-  std::string text = "error: unknown command \"" + word + "\" for \"kubectl dynamo-icheck\"\n";
+  // The word may come from a script's variable (a pod name): quoted, never raw to the terminal.
+  std::string text = "error: unknown command \"" + outside::terminal_safe(word) +
+                     "\" for \"kubectl dynamo-icheck\"\n";
   for (const auto& s : suggestions(app, word)) {
     text += "Did you mean " + s + "?\n";
   }

@@ -49,10 +49,9 @@ Expected<report::Report> check_all(const Options& options) {
     }
   }
   add_cross_pod(*run);
+  add_same_node_findings(*run);
   judge_nixl_pods(*run, options, *report);
-  for (auto& p : run->probed) {
-    report->targets.push_back(std::move(p.target));
-  }
+  add_pod_targets(*run, *report);
   return std::move(*report);
 }
 

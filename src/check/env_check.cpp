@@ -4,6 +4,7 @@
 #include "recipe/load.hpp"
 #include "recipe/shape.hpp"
 #include "rules/env_rules.hpp"
+#include "rules/pairing.hpp"
 #include "util/join.hpp"
 
 namespace icheck::check {
@@ -20,6 +21,13 @@ report::Target env_target(const recipe::ManifestFile& file, const recipe::Deploy
 }
 
 namespace {
+
+constexpr std::string_view kLiveCommand = "kubectl dynamo-icheck env --live";
+
+std::string live_command(const std::filesystem::path& path, bool recursive) {
+  return std::string(kLiveCommand) + " " + rules::shell_line({path.string()}) +
+         (recursive ? " --recursive" : "");
+}
 
 std::string kinds_list(const recipe::ManifestFile& file) {
   return file.other_kinds.empty() ? "no documents" : join(file.other_kinds);
@@ -119,9 +127,19 @@ Expected<report::Report> check_env(const EnvOptions& options) {
   if (!loaded) {
     return loaded.error();
   }
+  // The same folder the same way (--recursive where this run needed it), so it finds the same
+  // manifests; the findings' bare "env --live" gets the path too.
+  const std::string live = live_command(options.path, options.recursive);
+  for (auto& target : loaded->report.targets) {
+    for (auto& f : target.findings) {
+      if (f.next == kLiveCommand)
+        f.next = live;
+    }
+  }
   loaded->report.limitations.push_back(
       "recipe text only: the operator and the image may add or change values; compare with "
-      "the running pods: kubectl dynamo-icheck env --live " + options.path.string());
+      "the running pods: " +
+      live);
   return std::move(loaded->report);
 }
 

@@ -103,8 +103,8 @@ Expected<report::Report> check_env_live(const Options& options) {
       p.target.summary = "live env of " + p.probe.pod.component;
       add_live_findings(p.probe.pod, p.node, live, p.target);
     }
-    report->targets.push_back(std::move(p.target));
   }
+  add_pod_targets(*run, *report);
   return std::move(*report);
 }
 

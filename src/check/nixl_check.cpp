@@ -1,5 +1,6 @@
 #include "check/nixl_check.hpp"
 
+#include "check/next_commands.hpp"
 #include "check/pod_pipeline.hpp"
 #include "check/transfer_run.hpp"
 #include "rules/nixl_rules.hpp"
@@ -18,7 +19,8 @@ std::vector<rules::PairCandidate> candidates(const PodRun& run) {
     if (p.parsed) {
       const auto& pod = p.probe.pod;
       list.push_back({pod.name, pod.namespace_, pod.node, pod.pod_ip, pod.role, pod.container,
-                      p.nixl, p.backends.names, p.backends.library});
+                      p.nixl, p.backends.names, p.backends.library, pod.multinode,
+                      pod.multinode_group});
     }
   }
   return list;
@@ -113,12 +115,38 @@ std::string transfer_summary(const std::vector<rules::TransferPlan>& plans,
          ": " + plans[*slowest].pair_line() + ", " + gbs;
 }
 
-void run_and_judge(PodRun& run, const std::vector<rules::TransferPlan>& plans, report::Report& report) {
+// After a test between two pods of one node (it ran, but no RDMA was exercised): the command
+// that tests a prefill and a decode pod of this run on different nodes, else why there is none.
+std::string cross_node_next(const PodRun& run, const Options& options,
+                            rules::PairingOptions pairing) {
+  pairing.pair.reset();
+  pairing.mode = rules::PairMode::cover;
+  const auto pods = candidates(run);
+  for (const auto& pair : rules::select_pairs(pods, pairing).pairs) {
+    const auto& prefill = pods[pair.prefill];
+    const auto& decode = pods[pair.decode];
+    if (!prefill.node.empty() && !decode.node.empty() && prefill.node != decode.node)
+      return plugin_command("nixl --transfer --pair " + prefill.pod + "," + decode.pod, options);
+  }
+  return "no prefill and decode pod checked here run on different nodes: schedule them apart "
+         "(pod anti-affinity), then run --transfer again to test RDMA between nodes";
+}
+
+bool ran_on_one_node(const rules::TransferOutcome& outcome, const report::Finding& finding) {
+  return !outcome.cross_node && finding.status == report::Status::warn &&
+         rules::transfer_gbps(outcome).has_value();
+}
+
+void run_and_judge(PodRun& run, const std::vector<rules::TransferPlan>& plans,
+                   const Options& options, const rules::PairingOptions& pairing,
+                   report::Report& report) {
   const auto outcomes = run_transfers(plans);
   std::vector<report::Finding> findings;
   for (std::size_t i = 0; i < plans.size(); ++i) {
     auto finding = rules::judge_transfer(outcomes[i], pair_rates(run, plans[i]));
-    if (finding.status != report::Status::ok) {
+    if (ran_on_one_node(outcomes[i], finding)) {
+      finding.next = cross_node_next(run, options, pairing);
+    } else if (finding.status != report::Status::ok) {
       // The same commands, by hand, show where the test stops (each in its own terminal).
       finding.next = "run the two commands below by hand to see where the test stops";
       say_commands(plans[i], report);
@@ -192,7 +220,8 @@ void transfer(PodRun& run, const Options& options, report::Report& report, rules
       if (!note.empty()) report.limitations.push_back(note);
     }
   }
-  if (!runnable.empty()) run_and_judge(run, runnable, report);
+  if (!runnable.empty())
+    run_and_judge(run, runnable, options, pairing, report);
   say_untested(run, planned.plans);
 }
 
@@ -269,7 +298,11 @@ void judge_nixl_pods(PodRun& run, const Options& options, report::Report& report
 }
 
 Expected<report::Report> check_nixl(const Options& options) {
-  return pods_report(options, true, report::Layer::nixl, judge_nixl_pods);
+  return pods_report(options, true, report::Layer::nixl,
+                     [](PodRun& run, const Options& options, report::Report& report) {
+                       add_same_node_findings(run);
+                       judge_nixl_pods(run, options, report);
+                     });
 }
 
 }  // namespace icheck::check

@@ -1,6 +1,8 @@
 #include "check/node_check.hpp"
 
+#include "check/next_commands.hpp"
 #include "check/pod_pipeline.hpp"
+#include "dynamo/role.hpp"
 #include "probe/node_probe.hpp"
 #include "probe/node_script.hpp"
 #include "rules/node.hpp"
@@ -24,7 +26,8 @@ report::Report local_report(const Options& options) {
   r.header = {"local machine"};
   report::Target t;
   t.kind = report::TargetKind::local;
-  t.role = "local";
+  // A machine, not a Dynamo component: its role is unknown (the kind says "local").
+  t.role = std::string(dynamo::role_name(dynamo::Role::unknown));
   const auto result = probe_local(std::string(probe::node_probe_script()), options.run);
   const auto facts = probe::parse_node_probe(result.out);
   t.name = facts.hostname.empty() ? "localhost" : facts.hostname;
@@ -53,10 +56,15 @@ Expected<report::Report> check_node(const Options& options) {
   if (options.targets.local) {
     return local_report(options);
   }
-  return pods_report(options, false, report::Layer::fabric, [](PodRun& run, const Options&, report::Report& r) {
-    judge_node_pods(run);
-    r.limitations.push_back("no transfer was exercised: kubectl dynamo-icheck nixl --transfer");
-  });
+  return pods_report(
+      options, false, report::Layer::fabric, [](PodRun& run, const Options& o, report::Report& r) {
+        judge_node_pods(run);
+        add_same_node_findings(run);
+        // Without pods there is nothing to transfer between: no --transfer to suggest.
+        r.limitations.push_back(run.pods.empty() ? "no transfer was exercised"
+                                                 : "no transfer was exercised: " +
+                                                       plugin_command("nixl --transfer", o));
+      });
 }
 
 }  // namespace icheck::check

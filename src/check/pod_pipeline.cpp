@@ -1,10 +1,13 @@
 #include "check/pod_pipeline.hpp"
 
+#include "check/next_commands.hpp"
 #include "check/pod_targets.hpp"
 #include "check/recipe_targets.hpp"
+#include "outside/argv.hpp"
 #include "probe/nixl_script.hpp"
 #include "probe/node_probe.hpp"
 #include "probe/node_script.hpp"
+#include "rules/same_node.hpp"
 
 namespace icheck::check {
 
@@ -14,6 +17,28 @@ std::string probe_script(bool with_nixl) {
   }
   return probe::insert_before_done(probe::node_probe_script(), probe::nixl_probe_script());
 }
+
+namespace {
+
+// A multinode worker's worker pods run ray or sshd in their main container (dynamo-nixl.md §3.4):
+// the engine's command line, and so its KV backend flags, is the leader's, while the engine's
+// ranks on the worker pod's GPUs move KV with the same backends.
+void use_leader_backends(PodRun& run) {
+  for (std::size_t i = 0; i < run.probed.size(); ++i) {
+    const auto* leader = kube::multinode_leader(run.pods, run.pods[i]);
+    if (leader == nullptr)
+      continue;
+    const auto& from = run.probed[static_cast<std::size_t>(leader - run.pods.data())];
+    auto& to = run.probed[i];
+    if (!from.parsed || !to.parsed)
+      continue;
+    to.backends = from.backends;
+    if (!to.backends.is_default())
+      to.backends.source += " (on the leader, " + leader->name + ")";
+  }
+}
+
+}  // namespace
 
 Expected<PodRun> run_pods(const Options& options, const std::vector<std::string>& deployments,
                           const std::string& script, report::Layer first_layer) {
@@ -40,10 +65,28 @@ Expected<PodRun> run_pods(const Options& options, const std::vector<std::string>
     }
     run.probed.push_back(std::move(p));
   }
+  use_leader_backends(run);
   for (const auto& w : selection->warnings) {
     run.described += "; " + w;
   }
   return run;
+}
+
+void add_same_node_findings(PodRun& run) {
+  std::vector<rules::SameNodePod> pods;
+  std::vector<ProbedPod*> owners;
+  for (auto& p : run.probed) {
+    if (!p.parsed)
+      continue;
+    const auto& pod = p.probe.pod;
+    pods.push_back({pod.name, pod.role, pod.node, pod.host_ipc, pod.host_pid, &p.node});
+    owners.push_back(&p);
+  }
+  auto findings = rules::same_node_findings(pods);
+  for (std::size_t i = 0; i < owners.size(); ++i) {
+    auto& target = owners[i]->target.findings;
+    target.insert(target.end(), findings[i].begin(), findings[i].end());
+  }
 }
 
 Expected<report::Report> pods_report(const Options& options, bool with_nixl, report::Layer first_layer,
@@ -60,10 +103,17 @@ Expected<report::Report> pods_report(const Options& options, bool with_nixl, rep
   r.mode = options.mode;
   start_report(*run, r);
   judge(*run, options, r);
-  for (auto& p : run->probed) {
-    r.targets.push_back(std::move(p.target));
-  }
+  add_pod_targets(*run, r);
   return r;
+}
+
+void add_pod_targets(PodRun& run, report::Report& report) {
+  const auto kubectl = outside::printable_argv(run.session.base);
+  for (auto& p : run.probed) {
+    const auto& pod = p.probe.pod;
+    make_runnable(p.target, {kubectl, pod.name, pod.namespace_, pod.container, pod.node});
+    report.targets.push_back(std::move(p.target));
+  }
 }
 
 void start_report(const PodRun& run, report::Report& report) {

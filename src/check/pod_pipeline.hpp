@@ -40,6 +40,14 @@ Expected<PodRun> run_pods(const Options& options, const std::vector<std::string>
 // context, namespace, heading words, and "no worker pods" as an error.
 void start_report(const PodRun& run, report::Report& report);
 
+// node, nixl and all: a prefill and a decode pod on one node without RDMA in both
+// (rules/same_node.hpp) get a "same node" finding; pods that could not be probed are left out.
+void add_same_node_findings(PodRun& run);
+
+// Moves each probed pod's target into the report, its next steps made runnable as printed
+// (next_commands.hpp: the pod, node and kubectl flags filled in).
+void add_pod_targets(PodRun& run, report::Report& report);
+
 // The node script, with the NIXL fragment when the mode needs it.
 std::string probe_script(bool with_nixl);
 

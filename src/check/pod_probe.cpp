@@ -5,9 +5,12 @@
 #include "exec/local.hpp"
 #include "exec/progress.hpp"
 #include "kube/kubectl_argv.hpp"
+#include "probe/node_script.hpp"
 #include "probe/sections.hpp"
 
 #include <cstdio>
+#include <random>
+#include <string>
 
 namespace icheck::check {
 namespace {
@@ -31,6 +34,18 @@ kube::ExecFailure classify(const KubeSession& session, const kube::PodInfo& pod,
 // ran to its end, but the final marker never arrived.
 bool lost_output(const exec::ChildResult& r) { return r.ok() && !probe::output_complete(r.out); }
 
+// A fresh nonce for the probe's section markers (sections.hpp): the pod cannot guess it.
+std::string section_nonce() {
+  std::random_device device;
+  std::string nonce;
+  for (int i = 0; i < 4; ++i) {
+    char word[9];
+    std::snprintf(word, sizeof word, "%08x", static_cast<unsigned>(device()));
+    nonce += word;
+  }
+  return nonce;
+}
+
 }  // namespace
 
 std::vector<PodProbe> probe_pods(const KubeSession& session, const std::vector<kube::PodInfo>& pods,
@@ -43,13 +58,21 @@ std::vector<PodProbe> probe_pods(const KubeSession& session, const std::vector<k
       runnable.push_back(probes.size() - 1);
     }
   }
+  // The pod side ends by itself too, when the exec's deadline has passed (kubectl killed).
+  const std::string bounded_script =
+      probe::with_nonce(probe::with_deadline(script, run.timeout), section_nonce());
   exec::ProgressLine progress(stderr, "probed", "pods", run.progress);
+  std::vector<std::string> names;
+  for (const auto i : runnable) {
+    names.push_back(probes[i].pod.name);
+  }
+  progress.name_jobs(std::move(names));
   exec::FanoutOptions fan{run.parallel, progress.callback()};
   exec::parallel_for(runnable.size(), fan, [&](std::size_t i) {
     auto& probe = probes[runnable[i]];
     exec::ChildSpec spec;
     spec.argv = kube::exec_argv(session.base, probe.pod.namespace_, probe.pod.name,
-                                probe.pod.container, script);
+                                probe.pod.container, bounded_script);
     spec.deadline = run.timeout;
     spec.output_cap = run.output_cap;
     probe.result = exec::run_child(spec);
@@ -57,6 +80,7 @@ std::vector<PodProbe> probe_pods(const KubeSession& session, const std::vector<k
       probe.result = exec::run_child(spec);  // read-only and idempotent: once more
     }
     probe.failure = classify(session, probe.pod, *probe.result, run);
+    progress.finished(i);
   });
   progress.clear();
   return probes;

@@ -59,6 +59,7 @@ bool start_target(const PodProbe& probe, report::Layer layer, const RunOptions& 
   target.name = pod.name;
   target.kind = report::TargetKind::pod;
   target.role = dynamo::role_name(pod.role);
+  target.multinode = dynamo::multinode_part_name(pod.multinode);
   target.node = pod.node;
   target.namespace_ = pod.namespace_;
   if (!pod.container_note.empty()) {

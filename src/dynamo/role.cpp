@@ -68,6 +68,28 @@ MultinodePart multinode_part(std::string_view name) {
   return MultinodePart::single;
 }
 
+std::string_view multinode_part_name(MultinodePart part) {
+  switch (part) {
+  case MultinodePart::leader:
+    return "leader";
+  case MultinodePart::worker:
+    return "worker";
+  case MultinodePart::single:
+    break;
+  }
+  return "";
+}
+
+std::string multinode_group(std::string_view name) {
+  for (std::string_view suffix : {"-ldr", "-wkr"}) {
+    if (name.ends_with(suffix))
+      return std::string(name.substr(0, name.size() - suffix.size()));
+    if (auto at = name.find(std::string(suffix) + "-"); at != std::string_view::npos)
+      return std::string(name.substr(0, at));
+  }
+  return {};
+}
+
 Role classify_role(const RoleEvidence& e) {
   const Role type = from_name(e.component_type);
   if (is_split(type))

@@ -31,6 +31,13 @@ enum class MultinodePart { single, leader, worker };
 // From a Grove clique name (label grove.io/podclique) or a pod name.
 MultinodePart multinode_part(std::string_view clique_or_pod_name);
 
+// "leader", "worker"; "" for single (output and JSON).
+std::string_view multinode_part_name(MultinodePart part);
+
+// The leader/worker group of a clique or pod name: the part before -ldr/-wkr (one
+// PodCliqueScalingGroup replica's component, "big-0-trtllmworker"); "" for a single-node component.
+std::string multinode_group(std::string_view clique_or_pod_name);
+
 // What a service or pod says about its role. The same fields are filled from a recipe
 // (componentType or v1beta1 type, subComponentType, the service name, the main container's
 // command + args and literal env) and from a pod (its labels, the container's spec).

@@ -78,6 +78,33 @@ const std::vector<TransportVar>& transport_vars() {
   return table;
 }
 
+const std::vector<std::string_view>& named_transport_vars() {
+  static const std::vector<std::string_view> names{
+      kUcxTlsVar,
+      kUcxNetDevicesVar,
+      kUcxIbAddrTypeVar,
+      kUcxCudaIpcMnnvlVar,
+      kUcxProtoInfoVar,
+      kNcclIbDisableVar,
+      kNcclIbHcaVar,
+      kNcclMnnvlEnableVar,
+      kNixlPluginDirVar,
+      kUcxIbGidIndexVar,
+      kNcclIbGidIndexVar,
+      kTrtllmNixlBackendVar,
+      kSglangNixlBackendVar,
+      kKvTransferConfigVar,
+  };
+  return names;
+}
+
+std::string setting(std::string_view name, std::string_view value) {
+  std::string out(name);
+  out += '=';
+  out += value;
+  return out;
+}
+
 bool is_transport_var(std::string_view name) {
   return any_entry(name, [](const TransportVar& v) { return v.listed; });
 }

@@ -25,9 +25,27 @@ struct TransportVar {
 
 const std::vector<TransportVar>& transport_vars();
 
+// The variables read or named one by one (rules, probes, advice): each is spelled here once
+// and falls under a prefix of the table; named_transport_vars() lists them with
+// engine_flags.hpp's backend variables.
+inline constexpr std::string_view kUcxTlsVar = "UCX_TLS";
+inline constexpr std::string_view kUcxNetDevicesVar = "UCX_NET_DEVICES";
+inline constexpr std::string_view kUcxIbAddrTypeVar = "UCX_IB_ADDR_TYPE";
+inline constexpr std::string_view kUcxCudaIpcMnnvlVar = "UCX_CUDA_IPC_ENABLE_MNNVL";
+inline constexpr std::string_view kUcxProtoInfoVar = "UCX_PROTO_INFO";
+inline constexpr std::string_view kNcclIbDisableVar = "NCCL_IB_DISABLE";
+inline constexpr std::string_view kNcclIbHcaVar = "NCCL_IB_HCA";
+inline constexpr std::string_view kNcclMnnvlEnableVar = "NCCL_MNNVL_ENABLE";
+inline constexpr std::string_view kNixlPluginDirVar = "NIXL_PLUGIN_DIR";
 // The RoCE GID index each library uses (node rules judge them against the GID tables).
 inline constexpr std::string_view kUcxIbGidIndexVar = "UCX_IB_GID_INDEX";
 inline constexpr std::string_view kNcclIbGidIndexVar = "NCCL_IB_GID_INDEX";
+
+// Every name above and engine_flags.hpp's backend variables, each once.
+const std::vector<std::string_view>& named_transport_vars();
+
+// "NAME=value": how findings show a setting.
+std::string setting(std::string_view name, std::string_view value);
 
 // `env` lists and compares it: NIXL_*, UCX_*, NCCL_*, GLOO_*, VLLM_NIXL_*, TRTLLM_* that name
 // the KV-cache transfer (TRTLLM_*NIXL*, *UCX*, *KVCACHE*, *MNNVL*).

@@ -1,15 +1,22 @@
 #pragma once
 // A one-line progress counter ("probed 37/64 pods") for stderr, shown only on a terminal so
-// that logs and pipes stay clean.
+// that logs and pipes stay clean. Given the jobs' names, it says which are still waited on
+// ("waiting for 3 of 16 pods: vllm-decode-2, vllm-decode-5, ...").
+
+#include "exec/fanout.hpp"
 
 #include <cstddef>
 #include <cstdio>
 #include <mutex>
 #include <string>
-
-#include "exec/fanout.hpp"
+#include <vector>
 
 namespace icheck::exec {
+
+// "waiting for 3 of 16 pods: a, b, ..." within `width` columns (names made terminal-safe; as
+// many whole names as fit, then "..."); "" when nothing is waited on.
+std::string waiting_line(const std::vector<std::string>& waiting, std::size_t total,
+                         const std::string& noun, std::size_t width);
 
 class ProgressLine {
 public:
@@ -29,12 +36,24 @@ public:
   // For FanoutOptions::on_progress; the ProgressLine must outlive the fan-out.
   ProgressFn callback();
 
+  // Job i is names[i]: from now on the line names the jobs not yet finished, within `width`
+  // columns (0: the terminal's width, else 80). Draws the line at once.
+  void name_jobs(std::vector<std::string> names, std::size_t width = 0);
+  // Job i has finished (call before the fan-out reports it done).
+  void finished(std::size_t index);
+
 private:
+  void draw(const std::string& text);  // m_mutex held
+  std::string waiting_text() const;    // m_mutex held
+
   std::FILE* m_out;
   std::string m_verb;
   std::string m_noun;
   bool m_active;
   std::size_t m_width = 0;  // length of what is on screen now
+  std::vector<std::string> m_names;
+  std::vector<bool> m_finished;
+  std::size_t m_columns = 80;
   std::mutex m_mutex;
 };
 

@@ -32,6 +32,13 @@ std::string string_at(const json::object* parent, std::string_view key) {
   return std::string(found->value().get_string());
 }
 
+bool true_at(const json::object* parent, std::string_view key) {
+  if (parent == nullptr)
+    return false;
+  auto found = parent->find(key);
+  return found != parent->end() && found->value().is_bool() && found->value().get_bool();
+}
+
 std::vector<std::string> strings_at(const json::object* parent, std::string_view key) {
   std::vector<std::string> values;
   if (const auto* array = array_at(parent, key)) {
@@ -152,6 +159,8 @@ PodInfo parse_pod(const json::object& object, const ContainerChoice& choice) {
   pod.namespace_ = string_at(metadata, "namespace");
   pod.labels = string_map(object_at(metadata, "labels"));
   pod.node = string_at(spec, "nodeName");
+  pod.host_ipc = true_at(spec, "hostIPC");
+  pod.host_pid = true_at(spec, "hostPID");
   pod.pod_ip = string_at(status, "podIP");
   pod.phase = string_at(status, "phase");
   pod.ready = string_at(find_condition(status, "Ready"), "status") == "True";
@@ -170,6 +179,10 @@ PodInfo parse_pod(const json::object& object, const ContainerChoice& choice) {
   pod.command_line = std::move(command_line);
   pod.component = pod.labels.count(kComponentLabel) ? pod.labels.at(kComponentLabel) : "";
   pod.dgd = pod.labels.count(kDeploymentLabel) ? pod.labels.at(kDeploymentLabel) : "";
+  const std::string clique =
+      pod.labels.count(kGroveCliqueLabel) ? pod.labels.at(kGroveCliqueLabel) : pod.name;
+  pod.multinode = dynamo::multinode_part(clique);
+  pod.multinode_group = dynamo::multinode_group(clique);
   bool running = false;
   const auto container_reason = container_state_reason(
       find_named(array_at(status, "containerStatuses"), pod.container), running);

@@ -21,6 +21,16 @@ dynamo::Role pod_role(const std::map<std::string, std::string>& labels,
                                 label(labels, kComponentLabel), command_line, env});
 }
 
+const PodInfo* multinode_leader(const std::vector<PodInfo>& pods, const PodInfo& pod) {
+  if (pod.multinode != dynamo::MultinodePart::worker || pod.multinode_group.empty())
+    return nullptr;
+  auto leader = std::find_if(pods.begin(), pods.end(), [&](const PodInfo& p) {
+    return p.multinode == dynamo::MultinodePart::leader &&
+           p.multinode_group == pod.multinode_group && p.namespace_ == pod.namespace_;
+  });
+  return leader == pods.end() ? nullptr : &*leader;
+}
+
 std::vector<PodInfo> select_targets(const std::vector<PodInfo>& pods, bool all_components) {
   std::vector<PodInfo> targets;
   std::copy_if(pods.begin(), pods.end(), std::back_inserter(targets),

@@ -16,6 +16,7 @@ inline constexpr const char* kDeploymentLabel = "nvidia.com/dynamo-graph-deploym
 inline constexpr const char* kComponentTypeLabel = "nvidia.com/dynamo-component-type";
 inline constexpr const char* kSubComponentTypeLabel = "nvidia.com/dynamo-sub-component-type";
 inline constexpr const char* kComponentLabel = "nvidia.com/dynamo-component";
+inline constexpr const char* kGroveCliqueLabel = "grove.io/podclique";  // <group>-ldr / <group>-wkr
 
 struct ContainerChoice {
   std::string name = "main"; // the container the Dynamo operator creates
@@ -36,6 +37,12 @@ struct PodInfo {
   std::vector<std::string> containers;
   std::vector<std::string> command_line;  // the chosen container's command + args, as in the spec
   std::map<std::string, std::string> spec_env; // its env with literal values, as in the spec
+  bool host_ipc = false;  // spec.hostIPC: the pod shares the node's IPC namespace
+  bool host_pid = false;  // spec.hostPID: and its PID namespace
+  // A multinode worker's leader or worker pod (Grove clique label, else the pod name), and the
+  // group the leader shares with its workers; single and "" otherwise.
+  dynamo::MultinodePart multinode = dynamo::MultinodePart::single;
+  std::string multinode_group;
   std::string container;      // chosen; "" when -c names a container the pod lacks
   std::string container_note; // "no container main; using first container X"
   bool container_running = false;
@@ -55,6 +62,10 @@ Expected<std::vector<PodInfo>> parse_pods_json(std::string_view json,
 dynamo::Role pod_role(const std::map<std::string, std::string>& labels,
                       const std::vector<std::string>& command_line,
                       const std::map<std::string, std::string>& env = {});
+
+// The leader pod of a multinode worker's worker pod (same namespace and group); nullptr for a
+// leader, a single pod, or a worker whose leader is not among pods.
+const PodInfo* multinode_leader(const std::vector<PodInfo>& pods, const PodInfo& pod);
 
 // Workers only (prefill, decode, worker) unless all_components.
 std::vector<PodInfo> select_targets(const std::vector<PodInfo>& pods, bool all_components);

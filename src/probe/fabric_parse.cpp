@@ -48,12 +48,28 @@ std::set<std::string> allocated_names(const NodeFacts& f) {
   return out;
 }
 
+// The HCAs the node has, from the most universal source that saw any (as rules/ reads them).
+std::size_t node_hcas(const NodeFacts& f) {
+  if (!f.sysfs_devices.empty())
+    return f.sysfs_devices.size();
+  return f.ibstat.devices.empty() ? f.verbs.devices.size() : f.ibstat.devices.size();
+}
+
+// One uverbs node per HCA: as many as the node's HCAs (or one HCA, or none) leave no doubt.
+bool some_of_the_hcas(const NodeFacts& f) {
+  auto nodes = std::count_if(f.dev_infiniband.begin(), f.dev_infiniband.end(),
+                             [](const std::string& e) { return e.starts_with("uverbs"); });
+  return nodes > 0 && static_cast<std::size_t>(nodes) < node_hcas(f);
+}
+
 // Only when the map names at least one sysfs HCA as the pod's: otherwise "unknown", never "none".
 void split_allocated(NodeFacts& f) {
   auto mine = allocated_names(f);
   auto is_mine = [&](const IbDevice& d) { return mine.count(d.name) > 0; };
-  if (std::none_of(f.sysfs_devices.begin(), f.sysfs_devices.end(), is_mine))
+  if (std::none_of(f.sysfs_devices.begin(), f.sysfs_devices.end(), is_mine)) {
+    f.allocation_known = !some_of_the_hcas(f);
     return;
+  }
   auto others = std::stable_partition(f.sysfs_devices.begin(), f.sysfs_devices.end(), is_mine);
   f.unallocated_devices.assign(std::make_move_iterator(others),
                                std::make_move_iterator(f.sysfs_devices.end()));
@@ -99,6 +115,31 @@ std::map<std::string, int> parse_roce_gids_scanned(std::string_view out) {
   return scanned;
 }
 
+PodAddresses parse_pod_addrs(std::string_view out, bool whole) {
+  PodAddresses a;
+  std::set<std::string> v4, v6;
+  bool v4_read = whole, v6_read = whole;
+  for (auto line : text::lines(out)) {
+    auto w = text::words(line);
+    if (w.size() == 2 && w[1] == "unread") {
+      if (w[0] == "inet")
+        v4_read = false;
+      else if (w[0] == "inet6")
+        v6_read = false;
+    } else if (w.size() == 2 && w[0] == "inet")
+      v4.emplace(w[1]);
+    else if (w.size() == 3 && w[0] == "inet6" && w[2].size() == 32)
+      v6.insert(std::string(w[1]) + " " + text::lower(w[2]));
+    else if (w.size() == 3 && w[0] == "link")
+      a.macs[std::string(w[1])] = text::lower(w[2]);
+  }
+  if (v4_read)
+    a.ipv4 = std::move(v4);
+  if (v6_read)
+    a.ipv6 = std::move(v6);
+  return a;
+}
+
 void read_pod_fabric(NodeFacts& f) {
   if (const Tool* t = f.tool("uverbs_ibdev"); t && t->found)
     f.uverbs_ibdev = parse_uverbs_ibdev(t->output);
@@ -117,6 +158,8 @@ void read_pod_fabric(NodeFacts& f) {
         names.emplace_back(n);
     f.pod_netdevs = std::move(names);
   }
+  if (const Tool* t = f.tool("pod_addrs"); t && t->found)
+    f.pod_addrs = parse_pod_addrs(t->output, !t->truncated);
 }
 
 } // namespace icheck::probe

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -109,6 +110,14 @@ struct RoceGid {
   bool v2() const { return version == "v2"; }
   bool ipv4() const { return gid.starts_with("0000:0000:0000:0000:0000:ffff:"); }
   bool link_local() const { return gid.starts_with("fe80:"); }
+};
+
+// The addresses of the pod's own network namespace (the pod_addrs section), which tell the pod's
+// netdev from a host netdev of the same name. nullopt: that file was not read.
+struct PodAddresses {
+  std::optional<std::set<std::string>> ipv4;  // dotted, the namespace's local addresses
+  std::optional<std::set<std::string>> ipv6;  // "NAME HEX32" (if_inet6 rows)
+  std::map<std::string, std::string> macs;    // netdev -> "08:c0:eb:79:39:1a"
 };
 
 // ---------------------------------------------------------------------------- rdma access
@@ -271,6 +280,10 @@ struct NodeFacts {
   // judged as the pod's). Without that map (or without any uverbs node) nothing is moved.
   std::map<std::string, std::string> uverbs_ibdev;  // uverbs0 -> mlx5_0, every node in sysfs
   std::vector<IbDevice> unallocated_devices;
+  // False when the pod has some uverbs nodes, fewer than the node's HCAs, and the map above was
+  // not read or names none of them: sysfs_devices then holds HCAs the pod cannot open, and a
+  // finding that depends on which HCA is the pod's says so rather than judging the node's.
+  bool allocation_known = true;
   // RoCE addressing: populated GID entries of Ethernet ports, and the netdevs of the pod's own
   // network namespace (/sys/class/net); nullopt: the probe did not read them.
   std::vector<RoceGid> roce_gids;
@@ -278,6 +291,7 @@ struct NodeFacts {
   // entries in a row, so an index past this is unknown, not empty.
   std::map<std::string, int> roce_gids_scanned;
   std::optional<std::vector<std::string>> pod_netdevs;
+  PodAddresses pod_addrs;
 
   // rdma access
   bool dev_infiniband_present = false;        // the directory exists

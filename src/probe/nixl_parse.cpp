@@ -15,8 +15,10 @@ void add_unique(std::vector<std::string>& v, std::string s) {
 }
 
 void read_env(const Section& s, NixlFacts& f) {
+  const std::string plugin_dir = std::string(dynamo::kNixlPluginDirVar) + "=";
   for (auto line : text::lines(s.body)) {
-    if (line.starts_with("NIXL_PLUGIN_DIR=")) f.plugin_dir_env = line.substr(16);
+    if (line.starts_with(plugin_dir))
+      f.plugin_dir_env = line.substr(plugin_dir.size());
     else if (line.starts_with("LD_PRELOAD=")) f.ld_preload = line.substr(11);
     else if (auto eq = line.find('=');
              eq != std::string_view::npos && dynamo::is_backend_var(line.substr(0, eq)))

@@ -14,8 +14,9 @@ namespace icheck::probe {
 namespace {
 
 constexpr std::string_view kNixlTemplate = R"ICHECK_SH(
-nx_begin() { printf '\n@@icheck:begin %s@@\n' "$1"; }
-nx_end() { printf '\n@@icheck:end %s rc=%s@@\n' "$1" "$2"; }
+ICHECK_MARK=${ICHECK_MARK:-@@icheck:}  # the node script's, with its nonce, when it ran first
+nx_begin() { printf '\n%sbegin %s@@\n' "$ICHECK_MARK" "$1"; }
+nx_end() { printf '\n%send %s rc=%s@@\n' "$ICHECK_MARK" "$1" "$2"; }
 
 if [ -n "${TMO:-}" ]; then
   nx_tmo=node   # the node script's bounded() is defined
@@ -83,7 +84,7 @@ nx_tool() {
 }
 
 nx_begin nixl_env
-printf 'NIXL_PLUGIN_DIR=%s\n' "${NIXL_PLUGIN_DIR-}"
+printf '@@PLUGIN_DIR_VAR@@=%s\n' "${@@PLUGIN_DIR_VAR@@-}"
 printf 'LD_PRELOAD=%s\n' "${LD_PRELOAD-}"
 # The variables that choose the NIXL backend (rules/nixl_backend.hpp), as the container has them.
 if command -v env >/dev/null 2>&1; then
@@ -116,9 +117,9 @@ nx_dir() {
 }
 
 nx_begin nixl_dirs
-if [ -n "${NIXL_PLUGIN_DIR-}" ]; then
-  if [ -d "$NIXL_PLUGIN_DIR" ]; then nx_dir env "$NIXL_PLUGIN_DIR"
-  else printf '! env %s\n' "$NIXL_PLUGIN_DIR"
+if [ -n "${@@PLUGIN_DIR_VAR@@-}" ]; then
+  if [ -d "$@@PLUGIN_DIR_VAR@@" ]; then nx_dir env "$@@PLUGIN_DIR_VAR@@"
+  else printf '! env %s\n' "$@@PLUGIN_DIR_VAR@@"
   fi
 fi
 nx_dir opt-dynamo /opt/dynamo/nixl/plugins
@@ -269,13 +270,14 @@ nx_end nixl_engine_config "$nx_rc"
 
 // The env filter comes from dynamo/transport_vars.hpp, the one list of transport variables.
 std::string_view nixl_probe_script() {
-  static const std::string script =
-      fill_env_patterns(kNixlTemplate, "@@BACKEND_ENV@@", dynamo::backend_env_patterns());
+  static const std::string script = fill_every(
+      fill_env_patterns(kNixlTemplate, "@@BACKEND_ENV@@", dynamo::backend_env_patterns()),
+      "@@PLUGIN_DIR_VAR@@", dynamo::kNixlPluginDirVar);
   return script;
 }
 
 std::string insert_before_done(std::string_view script, std::string_view fragment) {
-  constexpr std::string_view done_line = "printf '\\n@@icheck:done@@\\n'";
+  constexpr std::string_view done_line = "printf '\\n%sdone@@\\n' \"$ICHECK_MARK\"";
   std::string out(script);
   auto at = out.rfind(done_line);
   if (at == std::string::npos) return out.append(fragment);

@@ -4,13 +4,18 @@
 #include "probe/nixl_script.hpp"
 #include "probe/script_template.hpp"
 
+#include <algorithm>
+#include <string>
+
 namespace icheck::probe {
 
-// Section grammar (parsed by split_sections):
-//   @@icheck:begin <name>@@
+// Section grammar (parsed by split_sections), after a first line
+// "@@icheck:meta version=1 timeout=gnu|tree nonce=<N>@@" and with M = "@@icheck-<N>:" (or
+// "@@icheck:" when there is no nonce):
+//   <M>begin <name>@@
 //   ...body: the file or the tool's stdout+stderr...
-//   @@icheck:end <name> rc=<n>|rc=absent@@
-// and a final "@@icheck:done@@". rc=absent: the command is not in PATH or the file is missing.
+//   <M>end <name> rc=<n>|rc=absent@@
+// and a final "<M>done@@". rc=absent: the command is not in PATH or the file is missing.
 // Tools are bounded by GNU `timeout -s KILL` or, elsewhere (busybox, no timeout), by a killer
 // that kills the tool and its descendants; a timed-out tool ends with rc 137 (124/143 also read
 // as timed out).
@@ -19,8 +24,16 @@ namespace {
 
 constexpr std::string_view kNodeTemplate = R"ICHECK_SH(
 T=8
-begin() { printf '\n@@icheck:begin %s@@\n' "$1"; }
-end() { printf '\n@@icheck:end %s rc=%s@@\n' "$1" "$2"; }
+# Section markers carry this run's nonce (ICHECK_NONCE, put first by the plugin, see with_nonce;
+# else the kernel's random UUID), named in the meta line before anything read from the pod is
+# printed: a value, file or tool output holding marker text then neither ends nor starts a section.
+ICHECK_NONCE=${ICHECK_NONCE:-}
+[ -n "$ICHECK_NONCE" ] || { IFS= read -r ICHECK_NONCE < /proc/sys/kernel/random/uuid; } 2>/dev/null
+case $ICHECK_NONCE in *[!0-9A-Za-z-]*) ICHECK_NONCE= ;; esac
+ICHECK_MARK=@@icheck:
+[ -z "$ICHECK_NONCE" ] || ICHECK_MARK="@@icheck-$ICHECK_NONCE:"
+begin() { printf '\n%sbegin %s@@\n' "$ICHECK_MARK" "$1"; }
+end() { printf '\n%send %s rc=%s@@\n' "$ICHECK_MARK" "$1" "$2"; }
 
 # Prints a file without spawning cat; lines only (files here are short text).
 show_file() {
@@ -40,8 +53,15 @@ file_section() {
 TMO=tree
 case $(timeout --version 2>/dev/null) in *coreutils*) TMO=gnu ;; esac
 
+# kill_tree PID [SPARE]: SPARE (the caller itself) and what only it started are left alone.
+# PID is stopped first and killed last: bounded() wakes up when PID ends and then kills this
+# killer, so a PID that died first left the rest of its tree running (a tool's child holding the
+# output open to its own end), and a PID still running when its child died could exit 0 first.
 kill_tree() {
+  root=$1
+  kill -STOP "$root" 2>/dev/null
   tree=" $1 "
+  spare=${2:-}
   grown=1
   while [ $grown = 1 ]; do
     grown=0
@@ -51,10 +71,13 @@ kill_tree() {
       p=${p%/stat}
       set -- ${line##*) }
       case $tree in *" $p "*) continue ;; esac
+      [ "$p" = "$spare" ] && continue
       case $tree in *" $2 "*) tree="$tree$p "; grown=1 ;; esac
     done
   done
-  kill -9 $tree
+  rest=${tree# $root }
+  [ -z "$rest" ] || kill -9 $rest
+  kill -9 "$root"
 }
 
 bounded() {
@@ -85,7 +108,27 @@ tool_section() {
   fi
 }
 
-printf '@@icheck:meta version=1 timeout=%s@@\n' "$TMO"
+printf '@@icheck:meta version=1 timeout=%s nonce=%s@@\n' "$TMO" "$ICHECK_NONCE"
+
+# The probe's own deadline: a real kubelet keeps an exec's process running when kubectl goes
+# away (killed, or its --timeout), so ICHECK_BUDGET seconds after the start (the plugin puts
+# the line that sets it first, see with_deadline) a watchdog kills this shell and everything
+# it started. It sleeps in 1 s steps, so once the probe is done and kills it, no sleep is left
+# behind for longer than a second; it also ends when this shell is gone.
+WD=
+if [ -n "${ICHECK_BUDGET:-}" ]; then
+  (
+    i=0
+    while [ "$i" -lt "$ICHECK_BUDGET" ]; do
+      sleep 1
+      kill -0 $$ 2>/dev/null || exit 0
+      i=$((i + 1))
+    done
+    IFS=' ' read -r me _ < /proc/self/stat
+    kill_tree $$ "$me"
+  ) </dev/null >/dev/null 2>&1 &
+  WD=$!
+fi
 
 begin hostname
 if [ -r /proc/sys/kernel/hostname ]; then show_file /proc/sys/kernel/hostname; else hostname 2>&1; fi
@@ -182,6 +225,32 @@ else
   end pod_netdevs absent
 fi
 
+# The pod's own addresses, to tell its netdev from a host netdev of the same name (eth0 on both
+# sides) when a GID names one: "inet A.B.C.D" per local IPv4 address (/proc/net/fib_trie, whose
+# "/32 host LOCAL" leaves are the namespace's addresses), "inet6 NAME HEX" (/proc/net/if_inet6),
+# "link NAME MAC"; "inet unread" / "inet6 unread" when the file is missing.
+begin pod_addrs
+if [ -r /proc/net/fib_trie ]; then
+  a=
+  while IFS= read -r line; do
+    case $line in
+      *'|-- '*) a=${line##*-- } ;;
+      *'/32 host LOCAL'*) printf 'inet %s\n' "$a" ;;
+    esac
+  done < /proc/net/fib_trie
+else
+  printf 'inet unread\n'
+fi
+if [ -r /proc/net/if_inet6 ]; then
+  while read -r addr _ _ _ _ name; do printf 'inet6 %s %s\n' "$name" "$addr"; done < /proc/net/if_inet6
+else
+  printf 'inet6 unread\n'
+fi
+for i in /sys/class/net/*; do
+  [ -r "$i/address" ] && IFS= read -r mac < "$i/address" && printf 'link %s %s\n' "${i##*/}" "$mac"
+done
+end pod_addrs 0
+
 file_section proc_limits /proc/self/limits
 
 begin proc_status
@@ -261,13 +330,23 @@ tool_section nvidia_smi_nvlink nvidia-smi nvlink -s
 tool_section ucx_info_v ucx_info -v
 tool_section ucx_info_d ucx_info -d
 
-printf '\n@@icheck:done@@\n'
+printf '\n%sdone@@\n' "$ICHECK_MARK"
+[ -z "$WD" ] || { kill -9 "$WD"; wait "$WD"; } 2>/dev/null || :
 )ICHECK_SH";
 
 } // namespace
 
 // The env filter comes from dynamo/transport_vars.hpp, the one list of transport variables; the
 // platform sections (node_script_platform.cpp) run before the final marker.
+std::string with_nonce(std::string_view script, std::string_view nonce) {
+  return "ICHECK_NONCE=" + std::string(nonce) + "\n" + std::string(script);
+}
+
+std::string with_deadline(std::string_view script, std::chrono::milliseconds budget) {
+  const auto seconds = std::max<long long>(1, (budget.count() + 999) / 1000);
+  return "ICHECK_BUDGET=" + std::to_string(seconds) + "\n" + std::string(script);
+}
+
 std::string_view node_probe_script() {
   static const std::string script = insert_before_done(
       fill_env_patterns(kNodeTemplate, "@@TRANSPORT_ENV@@", dynamo::node_probe_env_patterns()),

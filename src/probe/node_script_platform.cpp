@@ -1,4 +1,5 @@
 #include "dynamo/engine_flags.hpp"
+#include "dynamo/transport_vars.hpp"
 #include "probe/node_script.hpp"
 #include "probe/script_template.hpp"
 
@@ -59,8 +60,8 @@ fabric_filter() {
     esac
   done
 }
-if [ -n "$MNNVL_PART" ] || [ -d /dev/nvidia-caps-imex-channels ] || [ -n "$UCX_CUDA_IPC_ENABLE_MNNVL" ] ||
-   [ -n "$NCCL_MNNVL_ENABLE" ]; then
+if [ -n "$MNNVL_PART" ] || [ -d /dev/nvidia-caps-imex-channels ] || [ -n "$@@UCX_MNNVL_VAR@@" ] ||
+   [ -n "$@@NCCL_MNNVL_VAR@@" ]; then
   begin gpu_fabric
   if command -v nvidia-smi >/dev/null 2>&1; then
     { bounded nvidia-smi -q </dev/null 2>&1; printf '\n@@smi-rc %s\n' $?; } | fabric_filter
@@ -164,7 +165,10 @@ std::string engine_module_pattern() {
 
 std::string_view node_platform_fragment() {
   static const std::string fragment =
-      fill_env_patterns(kPlatformTemplate, "@@ENGINE_MODULES@@", engine_module_pattern());
+      fill_every(fill_every(fill_env_patterns(kPlatformTemplate, "@@ENGINE_MODULES@@",
+                                              engine_module_pattern()),
+                            "@@UCX_MNNVL_VAR@@", dynamo::kUcxCudaIpcMnnvlVar),
+                 "@@NCCL_MNNVL_VAR@@", dynamo::kNcclMnnvlEnableVar);
   return fragment;
 }
 

@@ -10,4 +10,13 @@ std::string fill_env_patterns(std::string_view script, std::string_view placehol
   return out;
 }
 
+std::string fill_every(std::string_view script, std::string_view placeholder,
+                       std::string_view value) {
+  std::string out(script);
+  for (auto at = out.find(placeholder); at != std::string::npos;
+       at = out.find(placeholder, at + value.size()))
+    out.replace(at, placeholder.size(), value);
+  return out;
+}
+
 } // namespace icheck::probe

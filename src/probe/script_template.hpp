@@ -10,4 +10,8 @@ namespace icheck::probe {
 std::string fill_env_patterns(std::string_view script, std::string_view placeholder,
                               std::string_view patterns);
 
+// script with every `placeholder` replaced by value (a variable's name from dynamo/).
+std::string fill_every(std::string_view script, std::string_view placeholder,
+                       std::string_view value);
+
 } // namespace icheck::probe

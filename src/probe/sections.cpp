@@ -2,14 +2,33 @@
 
 #include "util/text.hpp"
 
+#include <optional>
+#include <string>
+
 namespace icheck::probe {
 namespace {
 
-constexpr std::string_view begin_mark = "@@icheck:begin ";
-constexpr std::string_view end_mark = "@@icheck:end ";
+constexpr std::string_view plain_mark = "@@icheck:";
 constexpr std::string_view meta_mark = "@@icheck:meta ";
-constexpr std::string_view done_mark = "@@icheck:done@@";
 constexpr std::string_view close_mark = "@@";
+
+// The markers' prefix: "@@icheck-<nonce>:" when the meta line names a nonce, else "@@icheck:".
+std::string marker_prefix(std::string_view meta) {
+  constexpr std::string_view key = "nonce=";
+  for (auto word : text::words(meta)) {
+    if (word.starts_with(key) && word.size() > key.size())
+      return "@@icheck-" + std::string(word.substr(key.size())) + ":";
+  }
+  return std::string(plain_mark);
+}
+
+// The meta line, when `line` is one.
+std::optional<std::string_view> meta_of(std::string_view line) {
+  if (line.starts_with(meta_mark) && line.ends_with(close_mark) &&
+      line.size() >= meta_mark.size() + close_mark.size())
+    return line.substr(meta_mark.size(), line.size() - meta_mark.size() - close_mark.size());
+  return std::nullopt;
+}
 
 // "<name> rc=<n>" or "<name> rc=absent"
 void close_section(Section& s, std::string_view tail) {
@@ -29,7 +48,15 @@ void finish_body(Section& s) {
 
 }  // namespace
 
-bool output_complete(std::string_view raw) { return raw.find(done_mark) != std::string_view::npos; }
+bool output_complete(std::string_view raw) {
+  std::string prefix(plain_mark);
+  if (const auto at = raw.find(meta_mark); at != std::string_view::npos) {
+    const auto line = raw.substr(at, raw.find('\n', at) - at);
+    if (const auto meta = meta_of(line))
+      prefix = marker_prefix(*meta);
+  }
+  return raw.find(prefix + "done" + std::string(close_mark)) != std::string_view::npos;
+}
 
 const Section* ProbeOutput::find(std::string_view name) const {
   for (const auto& s : sections)
@@ -37,29 +64,38 @@ const Section* ProbeOutput::find(std::string_view name) const {
   return nullptr;
 }
 
+// The meta line counts only before any section: it comes first, before anything read from
+// the pod, so a value that imitates it cannot change the nonce.
 ProbeOutput split_sections(std::string_view raw) {
   ProbeOutput out;
   Section* open = nullptr;
+  std::string prefix(plain_mark);
+  bool meta_seen = false;
   for (auto line : text::lines(raw)) {
-    if (line.starts_with("@@icheck:") && line.ends_with(close_mark) && line.size() > 11) {
-      auto inner = line.substr(0, line.size() - close_mark.size());
-      if (inner.starts_with(begin_mark)) {
+    if (!meta_seen && out.sections.empty()) {
+      if (const auto meta = meta_of(line)) {
+        out.meta = *meta;
+        prefix = marker_prefix(*meta);
+        meta_seen = true;
+        continue;
+      }
+    }
+    if (line.starts_with(prefix) && line.ends_with(close_mark) &&
+        line.size() > prefix.size() + close_mark.size()) {
+      auto inner = line.substr(prefix.size(), line.size() - prefix.size() - close_mark.size());
+      if (inner.starts_with("begin ")) {
         if (open != nullptr) finish_body(*open);  // previous one cut short
-        out.sections.push_back(Section{std::string(inner.substr(begin_mark.size())), {}, {}, false, false});
+        out.sections.push_back(Section{std::string(inner.substr(6)), {}, {}, false, false});
         open = &out.sections.back();
         continue;
       }
-      if (inner.starts_with(end_mark) && open != nullptr) {
+      if (inner.starts_with("end ") && open != nullptr) {
         finish_body(*open);
-        close_section(*open, inner.substr(end_mark.size()));
+        close_section(*open, inner.substr(4));
         open = nullptr;
         continue;
       }
-      if (inner.starts_with(meta_mark)) {
-        out.meta = inner.substr(meta_mark.size());
-        continue;
-      }
-      if (line == done_mark) {
+      if (inner == "done") {
         out.done = true;
         continue;
       }

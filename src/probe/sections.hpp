@@ -1,7 +1,8 @@
 #pragma once
 // Splits the probe script's output into its marked sections. Tolerant: a section cut short
 // (output cap, dropped connection) is kept with complete = false; text outside sections is
-// ignored (kubectl or shell noise).
+// ignored (kubectl or shell noise). When the first meta line names a nonce, only markers that
+// carry it ("@@icheck-<nonce>:begin ...@@") count: a marker inside a value from the pod is text.
 
 #include <optional>
 #include <string>
@@ -20,7 +21,7 @@ struct Section {
 
 struct ProbeOutput {
   std::vector<Section> sections;
-  std::string meta;        // "version=1 timeout=gnu" (or timeout=tree)
+  std::string meta;        // "version=1 timeout=gnu nonce=N" (or timeout=tree; N may be empty)
   bool done = false;       // the final marker was seen
 
   const Section* find(std::string_view name) const;

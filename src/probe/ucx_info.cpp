@@ -84,7 +84,9 @@ UcxDevices parse_ucx_devices(std::string_view out) {
     }
     if (line.starts_with("< failed to open memory domain")) {
       UcxMemoryDomain m;
-      auto rest = line.substr(std::string_view("< failed to open memory domain ").size());
+      // The line may end right after the words (a cut output): no name then, never an exception.
+      auto rest =
+          text::trim(line.substr(std::string_view("< failed to open memory domain").size()));
       m.name = rest.substr(0, rest.find(' '));
       m.failed_to_open = true;
       d.memory_domains.push_back(std::move(m));

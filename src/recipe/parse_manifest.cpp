@@ -1,5 +1,6 @@
 #include "recipe/load.hpp"
 #include "recipe/services.hpp"
+#include "recipe/yaml_documents.hpp"
 #include "recipe/yaml_read.hpp"
 
 namespace icheck::recipe {
@@ -78,7 +79,9 @@ ManifestFile parse_manifest(std::string_view text, const std::string& display_na
     return file;
   }
   try {
-    auto problem = read_documents(YAML::LoadAll(std::string(text)), file);
+    const auto documents = detail::load_documents(text);
+    const auto problem =
+        documents ? read_documents(*documents, file) : std::optional(documents.error().message);
     if (problem) {
       file.error = display_name + ":" + *problem;
     }

@@ -2,6 +2,20 @@
 
 namespace icheck::report {
 
+int severity(Status s) {
+  switch (s) {
+  case Status::ok:
+    return 0;
+  case Status::skipped:
+    return 1;
+  case Status::warn:
+    return 2;
+  case Status::fail:
+    return 3;
+  }
+  return 3;
+}
+
 std::string_view to_string(Status s) {
   switch (s) {
   case Status::ok: return "ok";

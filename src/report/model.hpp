@@ -43,6 +43,7 @@ struct Target {
   std::string name;
   TargetKind kind = TargetKind::pod;
   std::string role;     // prefill, decode, worker, frontend, ... or "" when unknown
+  std::string multinode;  // "leader" or "worker" of a multinode worker; "" otherwise
   std::string node;     // node name (pods), host name (local), path (manifest)
   std::string namespace_;  // the pod's namespace; "" for a manifest or --local
   std::string summary;  // one line under the target heading, e.g. "8x H100 . 8x mlx5 400 Gb/s IB"
@@ -55,7 +56,14 @@ enum class VerdictStatus { confirmed, surface_ok, unconfirmed, blocked, error };
 struct Verdict {
   VerdictStatus status = VerdictStatus::error;
   std::optional<Layer> layer;  // first blocking layer (blocked) or first open layer (unconfirmed)
-  std::string summary;
+  std::string summary;         // the whole verdict in one sentence (JSON/YAML)
+  // The same, in parts, for a status line that fits a terminal and the lines under it:
+  std::string headline;  // the words after the status: "at rdma-access on 1 of 4 pods"
+  std::string scope;     // "1 of 4 pods", "all 8 decode pods"; "" when no target is at fault
+  std::string check;     // the first check at fault at `layer` ...
+  std::string detail;    // ... and its whole detail
+  std::vector<std::string> affected;     // every target at fault at `layer`, in report order
+  std::string transfer;                  // Report::transfer_summary, where transfers ran
   std::vector<std::string> next;         // de-duplicated, in order
   std::vector<std::string> limitations;  // de-duplicated, in order
 };
@@ -80,6 +88,8 @@ struct Report {
 };
 
 std::string_view to_string(Status s);
+// How bad a status is for the KV path: ok 0 < skipped 1 < warn 2 < fail 3 (the worst one shows).
+int severity(Status s);
 std::string_view to_string(Layer l);
 std::string_view to_string(TargetKind k);
 std::string_view to_string(VerdictStatus v);

@@ -35,20 +35,32 @@ boost::json::object target_json(const Target& t) {
   for (const auto& f : t.findings) {
     checks.emplace_back(check_json(f));
   }
-  return {{"name", t.name},
-          {"namespace", t.namespace_},
-          {"kind", to_string(t.kind)},
-          {"role", t.role},
-          {"node", t.node},
-          {"summary", t.summary},
-          {"checks", std::move(checks)},
-          {"facts", t.facts}};
+  boost::json::object out{{"name", t.name},
+                          {"namespace", t.namespace_},
+                          {"kind", to_string(t.kind)},
+                          {"role", t.role},
+                          {"node", t.node},
+                          {"summary", t.summary},
+                          {"checks", std::move(checks)},
+                          {"facts", t.facts}};
+  if (!t.multinode.empty())
+    out["multinode"] = t.multinode;  // leader or worker of a multinode worker
+  return out;
 }
 
 boost::json::object verdict_json(const Verdict& v) {
   boost::json::object o{{"status", to_string(v.status)}, {"summary", v.summary}};
   if (v.layer) {
     o["layer"] = to_string(*v.layer);
+  }
+  if (!v.scope.empty()) {  // the summary in parts, for tools that want one of them
+    o["scope"] = v.scope;
+    o["check"] = v.check;
+    o["detail"] = v.detail;
+    o["affected"] = strings(v.affected);
+  }
+  if (!v.transfer.empty()) {
+    o["transfer"] = v.transfer;
   }
   o["next"] = strings(v.next);
   o["limitations"] = strings(v.limitations);

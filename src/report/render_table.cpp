@@ -1,33 +1,17 @@
-// Human output: a heading, one table per target, then the verdict block.
+// Human output: a heading, a pods x layers grid when there are many pods, one table per target
+// (under a grid, only the pods with something against the verdict), then the verdict block.
 #include "report/render.hpp"
+#include "report/status_color.hpp"
+#include "report/status_grid.hpp"
 #include "report/text_table.hpp"
-
-#include <string>
+#include "report/verdict_block.hpp"
 #include "util/join.hpp"
+
+#include <algorithm>
+#include <string>
 
 namespace icheck::report {
 namespace {
-
-std::string status_sgr(Status s) {
-  switch (s) {
-  case Status::ok: return "32";
-  case Status::warn: return "33";
-  case Status::fail: return "31;1";
-  case Status::skipped: return "36";
-  }
-  return "";
-}
-
-std::string verdict_sgr(VerdictStatus v) {
-  switch (v) {
-  case VerdictStatus::confirmed:
-  case VerdictStatus::surface_ok: return "32;1";
-  case VerdictStatus::unconfirmed: return "33;1";
-  case VerdictStatus::blocked:
-  case VerdictStatus::error: return "31;1";
-  }
-  return "";
-}
 
 std::string heading(const Report& r) {
   std::vector<std::string> words;
@@ -59,7 +43,8 @@ std::string target_block(const Target& t, const RenderOptions& o) {
   const bool color = o.color;
   TextTable title;
   std::vector<Cell> head{{t.name, "1"}};
-  head.push_back({t.role.empty() ? "-" : t.role, ""});
+  head.push_back(
+      {(t.role.empty() ? "-" : t.role) + (t.multinode.empty() ? "" : " " + t.multinode), ""});
   if (!t.node.empty()) {
     head.push_back({(t.kind == TargetKind::manifest ? "file " : "node ") + t.node, ""});
   }
@@ -91,23 +76,6 @@ std::string target_block(const Target& t, const RenderOptions& o) {
   return title.render(color) + table.render(color);
 }
 
-std::string verdict_block(const Report& r, const Verdict& v, bool color) {
-  std::string out;
-  for (const auto& e : r.errors) {
-    out += "error    " + e + "\n";
-  }
-  out += colored("VERDICT", "1", color) + "  " +
-         colored(std::string(to_string(v.status)), verdict_sgr(v.status), color) + "  " +
-         v.summary + "\n";
-  for (const auto& n : v.next) {
-    out += "  next   " + n + "\n";
-  }
-  for (const auto& l : v.limitations) {
-    out += "  limit  " + l + "\n";
-  }
-  return out;
-}
-
 }  // namespace
 
 std::string render_table(const Report& report, const Verdict& verdict,
@@ -117,10 +85,24 @@ std::string render_table(const Report& report, const Verdict& verdict,
   if (auto h = heading(report); !h.empty()) {
     out += h + "\n\n";
   }
-  for (const auto& t : report.targets) {
-    out += target_block(t, options) + "\n";
+  const std::string grid = status_grid(report, options);
+  // Under a grid, a pod with nothing against the verdict needs no table (-o wide keeps it).
+  const auto left_out = [&](const Target& t) {
+    return !grid.empty() && options.format != Format::wide && t.kind == TargetKind::pod &&
+           all_required_ok(t);
+  };
+  const auto hidden = std::count_if(report.targets.begin(), report.targets.end(), left_out);
+  out += grid;
+  if (hidden > 0) {
+    out += std::to_string(hidden) + (hidden == 1 ? " pod has" : " pods have") +
+           " every required check ok: their tables are left out (-o wide shows every table)\n\n";
   }
-  return out + verdict_block(report, verdict, color);
+  for (const auto& t : report.targets) {
+    if (!left_out(t)) {
+      out += target_block(t, options) + "\n";
+    }
+  }
+  return out + verdict_block(report, verdict, {color, options.format == Format::wide});
 }
 
 }  // namespace icheck::report

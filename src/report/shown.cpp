@@ -68,7 +68,10 @@ Report shown_report(const Report& report, Medium medium) {
 
 Verdict shown_verdict(const Verdict& verdict, Medium medium) {
   Verdict out = verdict;
-  show(out.summary, medium);
+  for (auto* text :
+       {&out.summary, &out.headline, &out.scope, &out.check, &out.detail, &out.transfer})
+    show(*text, medium);
+  show(out.affected, medium);
   show(out.next, medium);
   show(out.limitations, medium);
   return out;

@@ -57,32 +57,35 @@ std::string shared_role(const std::vector<const Target*>& hit) {
   return role;
 }
 
-// "on 1 of 4 pods: a, b, c and 2 more", "on 3 of 8 decode pods: a, b, c"
-std::string where(const Report& report, Layer layer, Status s) {
+std::vector<const Target*> at_fault(const Report& report, Layer layer, Status s) {
   std::vector<const Target*> hit;
   for (const auto& t : report.targets) {
     if (has_at(t, layer, s)) {
       hit.push_back(&t);
     }
   }
-  std::string text;
+  return hit;
+}
+
+// "1 of 4 pods", "all 8 decode pods", "the only decode pod", "3 of 8 decode pods"
+std::string scope(const Report& report, const std::vector<const Target*>& hit) {
   if (const auto role = hit.empty() ? std::string() : shared_role(hit); !role.empty()) {
     const auto n = static_cast<std::size_t>(
         std::count_if(report.targets.begin(), report.targets.end(),
                       [&](const Target& t) { return t.kind == TargetKind::pod && t.role == role; }));
-    text = n == 1           ? "on the only " + role + " pod: "
-           : hit.size() == n ? "on all " + std::to_string(n) + " " + role + " pods: "
-                             : "on " + std::to_string(hit.size()) + " of " + std::to_string(n) + " " +
-                                   role + " pods: ";
-  } else {
-    text = "on " + std::to_string(hit.size()) + " of " + std::to_string(report.targets.size()) + " " +
-           kind_plural(report, report.targets.size()) + ": ";
+    return n == 1 ? "the only " + role + " pod"
+           : hit.size() == n
+               ? "all " + std::to_string(n) + " " + role + " pods"
+               : std::to_string(hit.size()) + " of " + std::to_string(n) + " " + role + " pods";
   }
-  std::vector<std::string> names;
-  for (const auto* t : hit) {
-    names.push_back(t->name);
-  }
+  return std::to_string(hit.size()) + " of " + std::to_string(report.targets.size()) + " " +
+         kind_plural(report, report.targets.size());
+}
+
+// "a, b, c and 2 more"
+std::string first_names(const std::vector<std::string>& names) {
   const std::size_t shown = std::min<std::size_t>(names.size(), 3);
+  std::string text;
   for (std::size_t i = 0; i < shown; ++i) {
     text += (i ? ", " : "") + names[i];
   }
@@ -92,16 +95,33 @@ std::string where(const Report& report, Layer layer, Status s) {
   return text;
 }
 
-// The first detail at that layer, so the verdict line names the cause, not only the place.
-std::string first_detail(const Report& report, Layer layer, Status s) {
+// The first finding at that layer, so the verdict names the cause, not only the place.
+const Finding* first_finding(const Report& report, Layer layer, Status s) {
   for (const auto& t : report.targets) {
     for (const auto& f : t.findings) {
       if (f.layer == layer && counts_against(f, s)) {
-        return f.name + ": " + f.detail;
+        return &f;
       }
     }
   }
-  return {};
+  return nullptr;
+}
+
+// Fills the parts (scope, affected targets, first check) and the one-sentence summary,
+// e.g. "blocked at rdma-access on 1 of 4 pods: a (devices: not mounted)".
+void describe_fault(const Report& report, Verdict& v, Status s) {
+  const auto hit = at_fault(report, *v.layer, s);
+  v.scope = scope(report, hit);
+  for (const auto* t : hit) {
+    v.affected.push_back(t->name);
+  }
+  if (const auto* f = first_finding(report, *v.layer, s)) {
+    v.check = f->name;
+    v.detail = f->detail;
+  }
+  v.headline = "at " + std::string(to_string(*v.layer)) + " on " + v.scope;
+  v.summary = std::string(to_string(v.status)) + " " + v.headline + ": " + first_names(v.affected) +
+              " (" + v.check + ": " + v.detail + ")";
 }
 
 // Next steps of findings with status `s`, those at the verdict's layer first.
@@ -140,14 +160,13 @@ Verdict decide_from_findings(const Report& report) {
   if (report.targets.empty()) {
     v.status = VerdictStatus::error;
     v.summary = report.errors.empty() ? "nothing to check" : report.errors.front();
+    v.headline = v.summary;
     return v;
   }
   if (auto layer = first_layer(report, Status::fail)) {
     v.status = VerdictStatus::blocked;
     v.layer = layer;
-    v.summary = "blocked at " + std::string(to_string(*layer)) + " " +
-                where(report, *layer, Status::fail) + " (" +
-                first_detail(report, *layer, Status::fail) + ")";
+    describe_fault(report, v, Status::fail);
     collect_next(report, v, Status::fail);
     return v;
   }
@@ -155,22 +174,23 @@ Verdict decide_from_findings(const Report& report) {
   const auto skipped = first_layer(report, Status::skipped);
   if (transfer_passed(report) && !report.transport_not_exercised) {
     v.status = VerdictStatus::confirmed;
-    v.summary = "confirmed: a pairwise transfer ran at line-rate-class bandwidth";
+    v.headline = "a pairwise transfer ran at line-rate-class bandwidth";
+    v.summary = "confirmed: " + v.headline;
     return v;
   }
   if (warn || skipped) {
     v.status = VerdictStatus::unconfirmed;
     v.layer = (warn && (!skipped || *warn <= *skipped)) ? warn : skipped;
     const Status s = (v.layer == warn) ? Status::warn : Status::skipped;
-    v.summary = "unconfirmed at " + std::string(to_string(*v.layer)) + " " +
-                where(report, *v.layer, s) + " (" + first_detail(report, *v.layer, s) + ")";
+    describe_fault(report, v, s);
     collect_next(report, v, Status::warn);
     collect_next(report, v, Status::skipped);
     return v;
   }
   v.status = VerdictStatus::surface_ok;
-  v.summary = "surface-ok: every required check is ok on " + std::to_string(report.targets.size()) +
-              " " + kind_plural(report, report.targets.size());
+  v.headline = "every required check is ok on " + std::to_string(report.targets.size()) + " " +
+               kind_plural(report, report.targets.size());
+  v.summary = "surface-ok: " + v.headline;
   return v;
 }
 
@@ -180,11 +200,13 @@ Verdict decide(const Report& report) {
   Verdict v = decide_from_findings(report);
   if (!report.transfer_summary.empty() && v.status != VerdictStatus::error) {
     v.summary += "; " + report.transfer_summary;
+    v.transfer = report.transfer_summary;
   }
   if (!report.interrupted.empty()) {
     if (v.status == VerdictStatus::confirmed || v.status == VerdictStatus::surface_ok) {
       v.status = VerdictStatus::unconfirmed;
       v.summary = "unconfirmed: interrupted (" + v.summary + ")";
+      v.headline = "interrupted by " + report.interrupted + ": " + v.headline;
     }
     add_unique(v.limitations, "interrupted by " + report.interrupted +
                                   ": only what was gathered before it is shown");

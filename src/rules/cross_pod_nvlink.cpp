@@ -1,6 +1,7 @@
 // `all`: pods meant to move KV over multi-node NVLink must share one NVLink domain (ClusterUUID
 // and CliqueId); a prefill and a decode in different domains cannot reach each other over it.
 #include "dynamo/role.hpp"
+#include "dynamo/transport_vars.hpp"
 #include "rules/cross_pod.hpp"
 #include "rules/nvlink_domain.hpp"
 
@@ -38,8 +39,8 @@ void add_nvlink_domain_findings(const std::vector<PodFacts>& pods,
                std::string(dynamo::role_label(reference->role)) + " pod " + reference->name +
                " in " + reference_domain + ": KV cannot cross multi-node NVLink between them";
     f.next = "schedule prefill and decode into one ComputeDomain (one NVL72 rack / clique), or "
-             "give KV an RDMA "
-             "transport (UCX_TLS with rc)";
+             "give KV an RDMA transport (" +
+             std::string(dynamo::kUcxTlsVar) + " with rc)";
     out[i].push_back(std::move(f));
   }
 }

@@ -1,3 +1,5 @@
+#include "dynamo/engine_flags.hpp"
+#include "dynamo/transport_vars.hpp"
 #include "rules/env_detail.hpp"
 #include "rules/nixl_backend.hpp"
 #include "util/join.hpp"
@@ -10,13 +12,18 @@ report::Finding judge_backend(const recipe::Service& s) {
   const auto b = service_kv_backends(s);
   const std::string what = kv_transfer_text(b, "the recipe");
   if (s.rdma_resources.contains("vpc.amazonaws.com/efa") && b.over_ucx()) {
-    return env_finding(s, "kv transfer", Status::warn,
-                       what + " on EFA (vpc.amazonaws.com/efa): UCX on EFA has no GPUDirect on kernels >= 6.8",
-                       "choose NIXL's LIBFABRIC backend for the KV transfer: TRTLLM_NIXL_KVCACHE_BACKEND=LIBFABRIC "
-                       "with cache_transceiver_config.backend NIXL or DEFAULT (TRT-LLM), "
-                       "SGLANG_DISAGGREGATION_NIXL_BACKEND=LIBFABRIC (SGLang), --kv-transfer-config "
-                       "'{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\",\"kv_connector_extra_config\":"
-                       "{\"backends\":[\"LIBFABRIC\"]}}' (vLLM)");
+    return env_finding(
+        s, "kv transfer", Status::warn,
+        what + " on EFA (vpc.amazonaws.com/efa): UCX on EFA has no GPUDirect on kernels >= 6.8",
+        "choose NIXL's LIBFABRIC backend for the KV transfer: " +
+            dynamo::setting(dynamo::kTrtllmNixlBackendVar, "LIBFABRIC") +
+            " with cache_transceiver_config.backend NIXL or DEFAULT (TRT-LLM), " +
+            dynamo::setting(dynamo::kSglangNixlBackendVar, "LIBFABRIC") + " (SGLang), " +
+            std::string(dynamo::kVllmKvTransferConfigFlag) +
+            " "
+            "'{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\",\"kv_connector_extra_"
+            "config\":"
+            "{\"backends\":[\"LIBFABRIC\"]}}' (vLLM)");
   }
   auto f = env_finding(s, "kv transfer", Status::ok, what);
   f.required = false;

@@ -31,10 +31,13 @@ EnvContext env_context(const recipe::Deployment& dgd) {
 std::optional<report::Finding> judge_var(const std::string& name, const recipe::Service& s,
                                          const EnvContext& ctx) {
   if (!recipe::is_worker(s)) return std::nullopt;
-  if (name == "NCCL_IB_DISABLE") return judge_nccl_ib(s);
+  if (name == dynamo::kNcclIbDisableVar)
+    return judge_nccl_ib(s);
   if (!ctx.disagg) return std::nullopt;
-  if (name == "UCX_TLS") return judge_ucx_tls(s, ctx);
-  if (name == "UCX_NET_DEVICES") return judge_net_devices(s);
+  if (name == dynamo::kUcxTlsVar)
+    return judge_ucx_tls(s, ctx);
+  if (name == dynamo::kUcxNetDevicesVar)
+    return judge_net_devices(s);
   return std::nullopt;
 }
 
@@ -43,7 +46,7 @@ std::optional<report::Finding> judge_var(const std::string& name, const recipe::
 namespace {
 
 // Judged variables get their own finding; listing them too would say the same twice.
-const std::set<std::string> judged{"UCX_TLS", "UCX_NET_DEVICES"};
+const std::set<std::string_view> judged{dynamo::kUcxTlsVar, dynamo::kUcxNetDevicesVar};
 
 void list_transport_vars(const recipe::Service& s, bool was_judged,
                          std::vector<report::Finding>& out) {

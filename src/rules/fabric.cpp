@@ -129,8 +129,15 @@ report::Finding ports_summary(const NodeView& v, const std::vector<const IbPort*
   std::string src = v.source == "sysfs" ? "" : " (from " + v.source + "; sysfs unreadable)";
   if (auto others = unallocated_names(v.facts); !others.empty())
     src += "; not allocated to this pod (no uverbs node), not judged: " + name_range(others);
+  std::string seen = count + ", " + rates_text(active) + layers_text(active) + src;
+  // Judged only where every HCA agrees: the pod's own port may be one that is not Active.
+  if (auto unknown = allocation_unknown(v.facts);
+      !active.empty() && active.size() < ports.size() && !unknown.empty())
+    return finding(Layer::fabric, "ports", Status::warn,
+                   seen + "; " + unknown + ": its own may be one that is not Active",
+                   allocation_next);
   if (!active.empty())
-    return finding(Layer::fabric, "ports", Status::ok, count + ", " + rates_text(active) + layers_text(active) + src);
+    return finding(Layer::fabric, "ports", Status::ok, seen);
   return finding(Layer::fabric, "ports", Status::fail,
                  count + ": no RDMA port is up, KV transfers would fall back to TCP" + src,
                  "on the node: ibstat; check cables, switch ports and the subnet manager");

@@ -1,4 +1,7 @@
 #include "rules/nixl_rules.hpp"
+
+#include "dynamo/engine_flags.hpp"
+#include "dynamo/transport_vars.hpp"
 #include "util/join.hpp"
 
 namespace icheck::rules {
@@ -8,6 +11,8 @@ using probe::NixlFacts;
 using report::Finding;
 using report::Layer;
 using report::Status;
+
+constexpr std::string_view kPluginDir = dynamo::kNixlPluginDirVar;
 
 Finding nixl_finding(std::string name, Status status, std::string detail, std::string next = {},
                      bool required = true) {
@@ -26,13 +31,14 @@ std::string where(const probe::NixlPluginDir& d) { return d.path + " (" + d.sour
 Finding install(const NixlFacts& f) {
   if (f.plugin_dir_env_missing)
     return nixl_finding("install", Status::fail,
-                        "NIXL_PLUGIN_DIR=" + f.plugin_dir_env +
+                        dynamo::setting(kPluginDir, f.plugin_dir_env) +
                             " does not exist; NIXL loads plugins only from there",
-                        "point NIXL_PLUGIN_DIR at the image's plugin directory or unset it");
+                        "point " + std::string(kPluginDir) +
+                            " at the image's plugin directory or unset it");
   if (!f.nixl_found())
     return nixl_finding("install", Status::fail,
-                        "NIXL not found: no plugin directory in NIXL_PLUGIN_DIR or the known "
-                        "layouts, and python3 cannot import nixl",
+                        "NIXL not found: no plugin directory in " + std::string(kPluginDir) +
+                            " or the known layouts, and python3 cannot import nixl",
                         "use a Dynamo runtime image (NIXL in /opt/dynamo/nixl or "
                         "/opt/nvidia/nvda_nixl) or install the nixl-cu12/nixl-cu13 wheel");
   const auto* dir = f.active_plugin_dir();
@@ -45,9 +51,11 @@ Finding install(const NixlFacts& f) {
 
 Finding backend_plugin(const NixlFacts& f, const std::string& backend, const KvBackends& chosen) {
   std::string name = backend + " plugin";
-  const std::string why = !chosen.uses(backend)  ? " (KVBM backend, DYN_KVBM_NIXL_BACKEND_" + backend + ")"
-                          : chosen.is_default() ? ""
-                                                : " (backend set by " + chosen.source + ")";
+  const std::string why =
+      !chosen.uses(backend)
+          ? " (KVBM backend, " + std::string(dynamo::kKvbmBackendPrefix) + backend + ")"
+      : chosen.is_default() ? ""
+                            : " (backend set by " + chosen.source + ")";
   const auto* dir = f.active_plugin_dir();
   if (!dir) return nixl_finding(name, Status::skipped, "no NIXL plugin directory to look in");
   if (dir->has(backend))
@@ -55,8 +63,8 @@ Finding backend_plugin(const NixlFacts& f, const std::string& backend, const KvB
   return nixl_finding(name, Status::fail,
                       "libplugin_" + backend + ".so missing in " + dir->path +
                           ": NIXL cannot create the " + backend + " backend" + why,
-                      "use an image whose NIXL build includes the " + backend +
-                          " plugin, or set NIXL_PLUGIN_DIR to a directory that has it");
+                      "use an image whose NIXL build includes the " + backend + " plugin, or set " +
+                          std::string(kPluginDir) + " to a directory that has it");
 }
 
 Finding python_import(const NixlFacts& f) {
@@ -134,7 +142,8 @@ void demote_nixl_install(std::vector<Finding>& out, const KvBackends& backends) 
 std::string no_transfer_tool_next() {
   return "run the pairwise test from a NIXL image on the same nodes: build one with "
          "ai-dynamo/dynamo deploy/pre-deployment/nixl/build_and_deploy.sh (nixlbench), give it "
-         "the workers' GPU and rdma resources, then kubectl dynamo-icheck nixl --transfer --pod ...";
+         "the workers' GPU and rdma resources, then kubectl dynamo-icheck nixl --transfer "
+         "--test-image <that image> (prints the kubectl debug commands that run it)";
 }
 
 std::vector<Finding> judge_nixl(const NixlFacts& f, const NixlContext& ctx) {

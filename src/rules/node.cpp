@@ -1,5 +1,6 @@
 #include "rules/node.hpp"
 
+#include "dynamo/transport_vars.hpp"
 #include "rules/node_layers.hpp"
 
 namespace icheck::rules {
@@ -25,15 +26,16 @@ std::vector<report::Finding> not_a_gpu_node() {
                              {Layer::gpudirect, "peer-memory"}, {Layer::nvlink, "topology"},
                              {Layer::ucx, "transports"}})
     out.push_back(node::finding(layer, name, Status::skipped, why,
-                                "run on a GPU node: kubectl dynamo-icheck node --pod <worker-pod>"));
+                                "check the worker pods instead (they have the GPUs): kubectl "
+                                "dynamo-icheck node -n <namespace>"));
   return out;
 }
 
 bool rdma_layer(const report::Finding& f) {
   if (f.layer == Layer::fabric || f.layer == Layer::rdma_access) return true;
   if (f.layer == Layer::gpudirect) return f.name != "gdrcopy";
-  return f.name == "transports" || f.name == "UCX_NET_DEVICES" || f.name == "roce addressing" ||
-         f.name == "nccl gid index";
+  return f.name == "transports" || f.name == dynamo::kUcxNetDevicesVar ||
+         f.name == "roce addressing" || f.name == "nccl gid index";
 }
 
 // When the RDMA path is not what carries KV, its findings are shown, not judged: a fail reads

@@ -1,11 +1,12 @@
 #include "rules/node_view.hpp"
 
+#include "dynamo/transport_vars.hpp"
+#include "rules/env_ucx_tls.hpp"
+#include "util/text.hpp"
+#include "util/truthy.hpp"
+
 #include <algorithm>
 #include <cstdio>
-
-#include "util/text.hpp"
-#include "rules/env_ucx_tls.hpp"
-#include "util/truthy.hpp"
 
 namespace icheck::rules::node {
 
@@ -104,11 +105,11 @@ NodeView make_view(const probe::NodeFacts& f, const NodeContext& ctx) {
   v.source = std::move(devices.source);
   v.grace = detect_grace(f);
   read_affinity(v);
-  auto mnnvl = env(f, "UCX_CUDA_IPC_ENABLE_MNNVL");
-  auto tls = env(f, "UCX_TLS");
+  auto mnnvl = env(f, dynamo::kUcxCudaIpcMnnvlVar);
+  auto tls = env(f, dynamo::kUcxTlsVar);
   v.mnnvl = mnnvl && truthy(*mnnvl) && tls && !detail::parse_ucx_tls(text::trim(*tls)).rdma;
-  v.net_devices = env(f, "UCX_NET_DEVICES");
-  v.nccl_ib_hca = hca_list(env(f, "NCCL_IB_HCA"));
+  v.net_devices = env(f, dynamo::kUcxNetDevicesVar);
+  v.nccl_ib_hca = hca_list(env(f, dynamo::kNcclIbHcaVar));
   return v;
 }
 
@@ -122,8 +123,10 @@ std::vector<std::string> net_device_entries(const NodeView& v) {
 
 NicRole nic_role(const NodeView& v, const probe::IbDevice& dev) {
   for (const auto& e : net_device_entries(v))
-    if (device_of(e) == dev.name) return {true, "named in UCX_NET_DEVICES"};
-  if (v.nccl_ib_hca.count(dev.name)) return {true, "named in NCCL_IB_HCA"};
+    if (device_of(e) == dev.name)
+      return {true, "named in " + std::string(dynamo::kUcxNetDevicesVar)};
+  if (v.nccl_ib_hca.count(dev.name))
+    return {true, "named in " + std::string(dynamo::kNcclIbHcaVar)};
   if (v.affinity_known) {
     if (v.gpu_affine.count(dev.name)) return {true, "GPU-affine"};
     return {false, "not GPU-affine"};
@@ -151,8 +154,8 @@ std::vector<const probe::IbPort*> all_ports(const NodeView& v) {
   return out;
 }
 
-std::optional<std::string> env(const probe::NodeFacts& f, const std::string& name) {
-  auto it = f.transport_env.find(name);
+std::optional<std::string> env(const probe::NodeFacts& f, std::string_view name) {
+  auto it = f.transport_env.find(std::string(name));
   if (it == f.transport_env.end()) return std::nullopt;
   return it->second;
 }
@@ -167,6 +170,38 @@ std::vector<std::string> unallocated_names(const probe::NodeFacts& f) {
   std::vector<std::string> out;
   for (const auto& d : f.unallocated_devices) out.push_back(d.name);
   return out;
+}
+
+namespace {
+
+std::string uverbs_map_problem(const probe::NodeFacts& f) {
+  const auto* t = f.tool("uverbs_ibdev");
+  if (t == nullptr)
+    return "/sys/class/infiniband_verbs was not read";
+  if (t->truncated)
+    return "the probe's output was cut in /sys/class/infiniband_verbs";
+  if (!t->found)
+    return "/sys/class/infiniband_verbs is absent";
+  if (f.uverbs_ibdev.empty())
+    return "/sys/class/infiniband_verbs/*/ibdev unreadable";
+  return "/sys/class/infiniband_verbs names none of the pod's uverbs nodes";
+}
+
+}  // namespace
+
+// The device number tells the node's uverbs node: minor 192+N is uverbsN (ib_uverbs's base).
+const std::string allocation_next =
+    "ls -l /dev/infiniband (uverbs minor 192+N is the node's uverbsN), then on the node: "
+    "cat /sys/class/infiniband_verbs/uverbsN/ibdev";
+
+std::string allocation_unknown(const probe::NodeFacts& f) {
+  if (f.allocation_known)
+    return {};
+  auto nodes = std::count_if(f.dev_infiniband.begin(), f.dev_infiniband.end(),
+                             [](const std::string& e) { return e.starts_with("uverbs"); });
+  return "which HCAs are the pod's is unknown (" + uverbs_map_problem(f) + "; " +
+         std::to_string(nodes) + " uverbs node" + (nodes == 1 ? "" : "s") + " for " +
+         std::to_string(rdma_devices(f).list->size()) + " HCAs)";
 }
 
 report::Finding finding(report::Layer layer, std::string name, report::Status status, std::string detail,

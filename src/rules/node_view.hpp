@@ -63,12 +63,17 @@ struct GpuNicCell {
 };
 std::vector<GpuNicCell> gpu_nic_cells(const probe::Topology& t);
 
-std::optional<std::string> env(const probe::NodeFacts& f, const std::string& name);
+std::optional<std::string> env(const probe::NodeFacts& f, std::string_view name);
 // The probe's output ended (output cap, lost stdout) before this section was complete: what it
 // would have said is unknown, never "absent".
 bool cut_before(const probe::NodeFacts& f, const std::string& section);
 // HCAs in sysfs that the pod has no uverbs node for (NodeFacts::unallocated_devices).
 std::vector<std::string> unallocated_names(const probe::NodeFacts& f);
+// Empty when the pod's HCAs are told from the node's (NodeFacts::allocation_known), else why not,
+// as a finding says it: "which HCAs are the pod's is unknown (/sys/class/infiniband_verbs is
+// absent; 4 uverbs nodes for 9 HCAs)". allocation_next: the command that tells.
+std::string allocation_unknown(const probe::NodeFacts& f);
+extern const std::string allocation_next;
 report::Finding finding(report::Layer layer, std::string name, report::Status status,
                         std::string detail, std::string next = {}, bool required = true);
 using icheck::join;

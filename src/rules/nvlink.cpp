@@ -1,15 +1,19 @@
 // nvlink: GPU topology as nvidia-smi reports it (its failures show here), NVLink links,
 // each GPU's nearest NIC, and UCX_NET_DEVICES against the Active, GPU-affine ports.
+#include "dynamo/transport_vars.hpp"
+#include "rules/node_layers.hpp"
+
 #include <algorithm>
 #include <map>
-
-#include "rules/node_layers.hpp"
 
 namespace icheck::rules::node {
 namespace {
 
+using dynamo::setting;
 using probe::NvidiaSmiErrorKind;
 using probe::TopoLinkKind;
+
+const std::string kNetDevices(dynamo::kUcxNetDevicesVar);
 using report::Layer;
 using report::Status;
 
@@ -24,9 +28,12 @@ std::optional<report::Finding> smi_failure(const NodeView& v) {
                      "NVIDIA_DRIVER_CAPABILITIES must include utility (the toolkit mounts nvidia-smi), then "
                      "nvidia-smi topo -m");
     case NvidiaSmiErrorKind::no_driver_comm:
-      return finding(Layer::nvlink, "nvidia-smi", Status::fail,
-                     "nvidia-smi: couldn't communicate with the NVIDIA driver (driver not loaded on the node?)",
-                     "kubectl debug node/<node> -- chroot /host nvidia-smi; check the GPU Operator driver pod");
+      return finding(
+          Layer::nvlink, "nvidia-smi", Status::fail,
+          "nvidia-smi: couldn't communicate with the NVIDIA driver (driver not loaded on the "
+          "node?)",
+          "kubectl debug node/<node> -it --image=busybox -- chroot /host nvidia-smi; check the GPU "
+          "Operator driver pod");
     case NvidiaSmiErrorKind::version_mismatch:
       return finding(Layer::nvlink, "nvidia-smi", Status::fail, "nvidia-smi: Driver/library version mismatch",
                      "reboot the node (or reload the nvidia modules) so the kernel driver matches its libraries");
@@ -152,16 +159,36 @@ std::optional<report::Finding> nic_affinity(const NodeView& v) {
     if (!close_to_gpu(c->link.kind)) far.push_back(gpu + "→" + c->nic + " " + c->link.text);
   std::string count = std::to_string(nearest.size() - far.size()) + "/" + std::to_string(nearest.size()) +
                       " GPUs have a PIX/PXB NIC";
+  // A NIC the pod may not own is no GPU's path: counted over the node's NICs, it is not a pass.
+  if (auto unknown = allocation_unknown(v.facts); far.empty() && !unknown.empty())
+    return finding(Layer::nvlink, "nic affinity", Status::warn,
+                   count + " among the node's NICs; " + unknown, allocation_next, false);
   if (far.empty()) return finding(Layer::nvlink, "nic affinity", Status::ok, count);
   return finding(Layer::nvlink, "nic affinity", Status::warn,
                  count + "; nearest NIC crosses the CPU for " + join(far), {}, false);
 }
 
+// UCX matches each entry against its own device names exactly (ucp_context.c,
+// ucp_is_resource_in_device_list): an RDMA port is "mlx5_0:1"; a netdev name is its tcp device,
+// even the netdev of an RDMA port, and a bare HCA name ("mlx5_0") is no device at all.
 const probe::IbPort* find_port(const NodeView& v, const std::string& entry) {
-  for (const auto* p : all_ports(v)) {
-    if (port_id(*p) == entry || (!p->netdev.empty() && p->netdev == entry)) return p;
-    if (entry.find(':') == std::string::npos && p->device == entry) return p;
-  }
+  for (const auto* p : all_ports(v))
+    if (port_id(*p) == entry)
+      return p;
+  return nullptr;
+}
+
+const probe::IbPort* port_of_netdev(const NodeView& v, const std::string& entry) {
+  for (const auto* p : all_ports(v))
+    if (!p->netdev.empty() && p->netdev == entry)
+      return p;
+  return nullptr;
+}
+
+const probe::IbDevice* hca_named(const NodeView& v, const std::string& entry) {
+  for (const auto& d : *v.devices)
+    if (d.name == entry && !d.ports.empty())
+      return &d;
   return nullptr;
 }
 
@@ -188,36 +215,76 @@ bool unallocated(const NodeView& v, const std::string& entry) {
   return false;
 }
 
+// UCX_NET_DEVICES entries sorted by what UCX makes of them.
+struct ListedEntries {
+  int rdma_ports = 0;  // entries naming a port UCX runs RDMA on
+  std::vector<std::string> absent, not_active, not_affine, not_mine, bare, netdevs;
+};
+
+void sort_entry(const NodeView& v, const std::string& e, ListedEntries& out) {
+  if (const auto* p = find_port(v, e)) {
+    ++out.rdma_ports;
+    if (!is_active(*p))
+      out.not_active.push_back(e + " (" + (p->state_text.empty() ? "?" : p->state_text) + ")");
+    else if (v.affinity_known && !v.gpu_affine.count(p->device))
+      out.not_affine.push_back(e);
+  } else if (unallocated(v, e)) {
+    out.not_mine.push_back(e);
+  } else if (const auto* d = hca_named(v, e)) {
+    out.bare.push_back(e + " (" + port_id(d->ports.front()) + ")");
+  } else if (const auto* n = port_of_netdev(v, e)) {
+    out.netdevs.push_back(e + " is the netdev of " + port_id(*n) + " (UCX's tcp device there)");
+  } else if (rdma_like(e)) {
+    out.absent.push_back(e);
+  }
+}
+
+// Every entry is a tcp netdev or a name UCX does not know: UCX runs no RDMA transport.
+std::string no_rdma_port_text(const ListedEntries& l) {
+  std::string text =
+      "names no RDMA port (UCX names them like mlx5_0:1): UCX uses TCP only, KV falls back";
+  if (!l.bare.empty())
+    text += "; not UCX device names: " + join(l.bare);
+  if (!l.netdevs.empty())
+    text += "; " + join(l.netdevs, "; ");
+  return text;
+}
+
 report::Finding listed_devices(const NodeView& v, const std::vector<std::string>& entries) {
-  std::vector<std::string> absent, not_active, not_affine, not_mine;
-  for (const auto& e : entries) {
-    const auto* p = find_port(v, e);
-    if (p == nullptr && unallocated(v, e)) {
-      not_mine.push_back(e);
-    } else if (p == nullptr) {
-      if (rdma_like(e)) absent.push_back(e);
-    } else if (!is_active(*p)) {
-      not_active.push_back(e + " (" + (p->state_text.empty() ? "?" : p->state_text) + ")");
-    } else if (v.affinity_known && !v.gpu_affine.count(p->device)) {
-      not_affine.push_back(e);
-    }
-  }
-  std::string value = "UCX_NET_DEVICES=" + *v.net_devices;
+  ListedEntries l;
+  for (const auto& e : entries)
+    sort_entry(v, e, l);
+  std::string value = setting(kNetDevices, *v.net_devices);
   std::string better = affine_active_ports(v);
-  std::string next = better.empty() ? "" : "UCX_NET_DEVICES=" + better;
-  if (!absent.empty() || !not_active.empty() || !not_mine.empty()) {
+  std::string next = better.empty() ? "" : setting(kNetDevices, better);
+  if (!l.absent.empty() || !l.not_active.empty() || !l.not_mine.empty()) {
     std::vector<std::string> bad;
-    if (!not_mine.empty())
-      bad.push_back("not allocated to this pod (in sysfs, no uverbs node; UCX finds no RDMA device there and KV "
-                    "falls back): " + join(not_mine));
-    if (!absent.empty()) bad.push_back("absent in this pod: " + join(absent));
-    if (!not_active.empty()) bad.push_back("not Active: " + join(not_active));
-    return finding(Layer::nvlink, "UCX_NET_DEVICES", Status::fail, value + ": " + join(bad, "; "), next);
+    if (!l.not_mine.empty())
+      bad.push_back("not allocated to this pod (in sysfs, no uverbs node; UCX finds no RDMA device "
+                    "there and KV falls back): " +
+                    join(l.not_mine));
+    if (!l.absent.empty())
+      bad.push_back("absent in this pod: " + join(l.absent));
+    if (!l.not_active.empty())
+      bad.push_back("not Active: " + join(l.not_active));
+    return finding(Layer::nvlink, kNetDevices, Status::fail, value + ": " + join(bad, "; "), next);
   }
-  if (!not_affine.empty())
-    return finding(Layer::nvlink, "UCX_NET_DEVICES", Status::warn,
-                   value + ": " + join(not_affine) + " not GPU-affine (management/storage NIC?)", next);
-  return finding(Layer::nvlink, "UCX_NET_DEVICES", Status::ok, value + ": every listed port is Active");
+  if (l.rdma_ports == 0)
+    return finding(Layer::nvlink, kNetDevices, Status::fail, value + ": " + no_rdma_port_text(l),
+                   next);
+  if (!l.bare.empty())
+    return finding(Layer::nvlink, kNetDevices, Status::warn,
+                   value + ": not UCX device names: " + join(l.bare) + "; UCX skips them", next);
+  if (!l.not_affine.empty())
+    return finding(Layer::nvlink, kNetDevices, Status::warn,
+                   value + ": " + join(l.not_affine) + " not GPU-affine (management/storage NIC?)",
+                   next);
+  if (auto unknown = allocation_unknown(v.facts); !unknown.empty())
+    return finding(Layer::nvlink, kNetDevices, Status::warn,
+                   value + ": every listed port is Active, but " + unknown +
+                       ": UCX finds no RDMA device on a listed port the pod cannot open",
+                   allocation_next);
+  return finding(Layer::nvlink, kNetDevices, Status::ok, value + ": every listed port is Active");
 }
 
 // Unset or `all`: UCX also binds management / BlueField NICs (dynamo PR #10852), so name the
@@ -226,35 +293,43 @@ std::optional<report::Finding> net_devices(const NodeView& v) {
   if (all_ports(v).empty()) return std::nullopt;
   auto entries = net_device_entries(v);
   if (!entries.empty()) return listed_devices(v, entries);
-  std::string value = v.net_devices ? "UCX_NET_DEVICES=all" : "UCX_NET_DEVICES unset";
+  std::string value = v.net_devices ? setting(kNetDevices, "all") : kNetDevices + " unset";
   if (!v.affinity_known && v.grace)
-    return finding(Layer::nvlink, "UCX_NET_DEVICES", Status::skipped,
-                   value + "; on Grace every GPU-NIC path is SYS, so affinity cannot tell which ports UCX should use",
-                   "name the compute-fabric ports: UCX_NET_DEVICES=" + affine_active_ports(v), false);
+    return finding(Layer::nvlink, kNetDevices, Status::skipped,
+                   value + "; on Grace every GPU-NIC path is SYS, so affinity cannot tell which "
+                           "ports UCX should use",
+                   "name the compute-fabric ports: " + setting(kNetDevices, affine_active_ports(v)),
+                   false);
   if (!v.affinity_known)
-    return finding(Layer::nvlink, "UCX_NET_DEVICES", Status::skipped,
-                   value + "; GPU-NIC affinity unknown (no NIC columns in nvidia-smi topo -m), cannot tell which ports UCX should use",
+    return finding(Layer::nvlink, kNetDevices, Status::skipped,
+                   value + "; GPU-NIC affinity unknown (no NIC columns in nvidia-smi topo -m), "
+                           "cannot tell which ports UCX should use",
                    {}, false);
   std::vector<std::string> others;
   for (const auto& d : *v.devices)
     if (!v.gpu_affine.count(d.name))
       for (const auto& p : d.ports)
         if (is_active(p)) others.push_back(port_id(p));
-  if (others.empty()) return finding(Layer::nvlink, "UCX_NET_DEVICES", Status::ok, value + ": every Active port is GPU-affine");
+  if (others.empty())
+    return finding(Layer::nvlink, kNetDevices, Status::ok,
+                   value + ": every Active port is GPU-affine");
   auto better = affine_active_ports(v);
-  return finding(Layer::nvlink, "UCX_NET_DEVICES", Status::warn,
+  return finding(Layer::nvlink, kNetDevices, Status::warn,
                  value + ": UCX may also use " + join(others) + " (Active, not GPU-affine)",
-                 better.empty() ? "" : "UCX_NET_DEVICES=" + better);
+                 better.empty() ? "" : setting(kNetDevices, better));
 }
 
 // Multi-node NVLink carries KV only if the GPUs have NVLink at all.
 std::optional<report::Finding> mnnvl(const NodeView& v) {
   if (!v.mnnvl) return std::nullopt;
-  std::string why = "UCX_CUDA_IPC_ENABLE_MNNVL=y and no RDMA transport in UCX_TLS: KV moves over multi-node NVLink";
+  std::string why = setting(dynamo::kUcxCudaIpcMnnvlVar, "y") + " and no RDMA transport in " +
+                    std::string(dynamo::kUcxTlsVar) + ": KV moves over multi-node NVLink";
   if (!v.facts.topo) return finding(Layer::nvlink, "multi-node nvlink", Status::skipped, why + "; topology unknown");
   if (!nvlink_expected(*v.facts.topo))
-    return finding(Layer::nvlink, "multi-node nvlink", Status::fail, why + ", but these GPUs have no NVLink",
-                   "drop UCX_CUDA_IPC_ENABLE_MNNVL and give UCX_TLS an RDMA transport (rc)");
+    return finding(Layer::nvlink, "multi-node nvlink", Status::fail,
+                   why + ", but these GPUs have no NVLink",
+                   "drop " + std::string(dynamo::kUcxCudaIpcMnnvlVar) + " and give " +
+                       std::string(dynamo::kUcxTlsVar) + " an RDMA transport (rc)");
   return finding(Layer::nvlink, "multi-node nvlink", Status::ok, why);
 }
 

@@ -1,6 +1,7 @@
 // nvlink, node side of multi-node NVLink: when KV (or NCCL) is meant to cross NVLink between
 // nodes, the pod needs an IMEX channel and its GPUs must have joined the NVLink fabric
 // (nvidia-smi -q "Fabric": State Completed, Status Success, a ClusterUUID and CliqueId).
+#include "dynamo/transport_vars.hpp"
 #include "rules/node_layers.hpp"
 #include "rules/nvlink_domain.hpp"
 #include "util/truthy.hpp"
@@ -92,10 +93,9 @@ report::Finding fabric_state(const probe::FabricInfo& info, bool kv_path) {
 } // namespace
 
 std::optional<std::string> mnnvl_intent(const probe::NodeFacts& f) {
-  if (auto v = env(f, "UCX_CUDA_IPC_ENABLE_MNNVL"); v && truthy(*v))
-    return "UCX_CUDA_IPC_ENABLE_MNNVL=" + *v;
-  if (auto v = env(f, "NCCL_MNNVL_ENABLE"); v && truthy(*v))
-    return "NCCL_MNNVL_ENABLE=" + *v;
+  for (auto name : {dynamo::kUcxCudaIpcMnnvlVar, dynamo::kNcclMnnvlEnableVar})
+    if (auto v = env(f, name); v && truthy(*v))
+      return dynamo::setting(name, *v);
   if (!f.platform.imex_channels.empty())
     return std::string("an IMEX channel is mounted");
   return std::nullopt;

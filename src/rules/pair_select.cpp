@@ -115,19 +115,25 @@ std::vector<NodePair> cover(const Nodes& n, std::vector<std::string>& uncovered)
   return pairs;
 }
 
-// On each node, the pods whose tool is best for the pair; the first by name on a tie.
+// On each node, the pods whose tool is best for the pair (a leader before its worker pods); the
+// first by name on a tie.
 PodPair pick_pods(const NodePair& nodes, const Nodes& n, const std::vector<PairCandidate>& pods,
                   const PairingOptions& o) {
   PodPair best{n.prefill.at(nodes.first).front(), n.decode.at(nodes.second).front()};
   auto tool_of = [&](const PodPair& pp) {
     return plan_for(pods[pp.prefill], pods[pp.decode], o).tool;
   };
-  auto best_tool = tool_of(best);
+  // The better tool, then a multinode worker's leader over its worker pods.
+  auto rank = [&](const PodPair& pp) {
+    return std::pair{static_cast<int>(tool_of(pp)),
+                     multinode_workers(pods[pp.prefill], pods[pp.decode])};
+  };
+  auto best_rank = rank(best);
   for (auto p : n.prefill.at(nodes.first))
     for (auto d : n.decode.at(nodes.second))
-      if (auto t = tool_of({p, d}); static_cast<int>(t) < static_cast<int>(best_tool)) {
+      if (auto r = rank({p, d}); r < best_rank) {
         best = {p, d};
-        best_tool = t;
+        best_rank = r;
       }
   return best;
 }

@@ -173,13 +173,16 @@ struct Choice {
   bool cross = false;
 };
 
-// Different nodes first (only then is RDMA exercised), then the better tool.
+// Different nodes first (only then is RDMA exercised), then the better tool, then a multinode
+// worker's leader over its worker pods.
 bool better(const Choice& a, const Choice& b) {
   if (!b.prefill)
     return true;
   if (a.cross != b.cross)
     return a.cross;
-  return static_cast<int>(a.tool) < static_cast<int>(b.tool);
+  if (a.tool != b.tool)
+    return static_cast<int>(a.tool) < static_cast<int>(b.tool);
+  return multinode_workers(*a.prefill, *a.decode) < multinode_workers(*b.prefill, *b.decode);
 }
 
 Choice choose(const std::vector<PairCandidate>& pods, const PairingOptions& o) {
@@ -371,6 +374,13 @@ TransferPlan plan_for(const PairCandidate& prefill, const PairCandidate& decode,
   Choice c{&prefill, &decode, best_tool(prefill, decode, !o.etcd_endpoints.empty()),
            prefill.node != decode.node};
   return plan_choice(c, o);
+}
+
+int multinode_workers(const PairCandidate& a, const PairCandidate& b) {
+  auto worker = [](const PairCandidate& p) {
+    return p.multinode == dynamo::MultinodePart::worker ? 1 : 0;
+  };
+  return worker(a) + worker(b);
 }
 
 TransferPlan plan_transfer(const std::vector<PairCandidate>& pods, const PairingOptions& o) {

@@ -25,7 +25,13 @@ struct PairCandidate {
   probe::NixlFacts nixl;             // from the pod's probe
   std::vector<std::string> backends; // NIXL backends it uses (nixl_backend.hpp); empty: unknown
   std::string library = "NIXL";      // what moves its KV (KvBackends::library)
+  // A multinode worker's leader or worker pod, and the group they share (kube::PodInfo).
+  dynamo::MultinodePart multinode = dynamo::MultinodePart::single;
+  std::string multinode_group;
 };
+
+// 1 for the worker pod of a multinode worker, else 0: the fewer in a pair, the better on a tie.
+int multinode_workers(const PairCandidate& a, const PairCandidate& b);
 
 // Best first.
 enum class TestTool { nixlbench_asio, nixlbench_etcd, ucx_perftest, nixl_test, none };

@@ -1,4 +1,5 @@
 // rdma-access: can this pod use the RDMA devices? Device nodes, a verbs provider, memlock.
+#include "dynamo/transport_vars.hpp"
 #include "probe/parsers.hpp"
 #include "rules/fabric_pod.hpp"
 #include "rules/node_layers.hpp"
@@ -49,7 +50,8 @@ report::Finding device_nodes(const NodeView& v) {
   std::string seen = name_range(nodes) + " visible in the pod";
   if (nodes.size() < names.size())
     return finding(Layer::rdma_access, "devices", Status::warn,
-                   seen + " for " + hcas + ": only the allocated devices are usable; UCX_NET_DEVICES must name them",
+                   seen + " for " + hcas + ": only the allocated devices are usable; " +
+                       std::string(dynamo::kUcxNetDevicesVar) + " must name them",
                    "ls -l /sys/class/infiniband_verbs/*/ibdev (which HCA each uverbs opens)");
   if (auto others = unallocated_names(v.facts); !others.empty())
     seen += " for this pod's " + hcas + "; " + name_range(others) + " in sysfs are not allocated to it";
@@ -140,21 +142,29 @@ bool shell_name(const std::string& comm) {
   return comm == "sh" || comm == "bash" || comm == "dash" || comm == "ash" || comm == "busybox";
 }
 
-LimitSource limit_source(const probe::NodeFacts& f) {
+bool readable(const probe::WorkerProcess& w) {
+  return w.memlock.soft || w.cap_eff;
+}
+
+// Every KV worker process registers memory under its own limits: each readable one is judged
+// (python processes before a wrapper shell), else the exec shell's, which only approximates them.
+std::vector<LimitSource> limit_sources(const probe::NodeFacts& f) {
+  std::vector<LimitSource> out;
+  for (bool shells : {false, true}) {
+    for (const auto& w : f.platform.workers)
+      if (readable(w) && shell_name(w.comm) == shells)
+        out.push_back({"worker pid " + std::to_string(w.pid) + " (" + w.module + ")", w.memlock,
+                       w.cap_eff, true});
+    if (!out.empty())
+      return out;
+  }
   const auto& workers = f.platform.workers;
-  const probe::WorkerProcess* pick = nullptr;
-  for (const auto& w : workers)
-    if (pick == nullptr || (shell_name(pick->comm) && !shell_name(w.comm)))
-      pick = &w;
-  if (pick != nullptr && (pick->memlock.soft || pick->cap_eff))
-    return {"worker pid " + std::to_string(pick->pid) + " (" + pick->module + ")", pick->memlock,
-            pick->cap_eff, true};
   std::string why = f.tool("kv_worker") == nullptr ? "exec shell"
                     : !f.platform.workers_read
                         ? "exec shell (no grep in the image to find the worker)"
                     : workers.empty() ? "exec shell (no Dynamo worker process running)"
                                       : "exec shell (the worker's limits were unreadable)";
-  return {why, f.memlock, f.cap_eff, false};
+  return {{why, f.memlock, f.cap_eff, false}};
 }
 
 // The exec shell's soft limit, when it differs from the worker's: the worker raised its own.
@@ -165,8 +175,7 @@ std::string shell_note(const NodeView& v, const LimitSource& src) {
   return " (the exec shell has " + bytes_text(shell->bytes) + ": the worker raised its own limit)";
 }
 
-report::Finding memlock(const NodeView& v) {
-  auto src = limit_source(v.facts);
+report::Finding memlock_of(const NodeView& v, const LimitSource& src) {
   // Only an effective capability counts: a non-root container gets IPC_LOCK in its bounding set
   // but not in CapEff (nvidia-container-toolkit #2037).
   if (src.cap_eff && probe::has_cap_ipc_lock(*src.cap_eff))
@@ -189,6 +198,26 @@ report::Finding memlock(const NodeView& v) {
                    memlock_next);
   return finding(Layer::rdma_access, "memlock", Status::warn,
                  value + ": finite, large KV registrations may fail; unlimited is what UCX asks for", memlock_next);
+}
+
+// The worst of the workers' limits; ok from the exec shell's while a worker runs whose own were
+// unreadable is no proof.
+report::Finding memlock(const NodeView& v) {
+  auto sources = limit_sources(v.facts);
+  std::optional<report::Finding> worst;
+  for (const auto& src : sources)
+    if (auto f = memlock_of(v, src);
+        !worst || report::severity(f.status) > report::severity(worst->status))
+      worst = std::move(f);
+  if (sources.size() > 1)
+    worst->detail += " (the worst of " + std::to_string(sources.size()) + " worker processes)";
+  bool unread_worker = !sources.front().worker && !v.facts.platform.workers.empty();
+  if (unread_worker && worst->status == Status::ok) {
+    worst->status = Status::warn;
+    worst->detail += ": the running worker's own limits are unknown";
+    worst->next = "grep -H 'Max locked memory' /proc/[0-9]*/limits (the worker's line)";
+  }
+  return *worst;
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 // and UCX_IB_GID_INDEX / NCCL_IB_GID_INDEX must name a RoCE v2 IPv4 entry when one exists.
 #include "dynamo/transport_vars.hpp"
 #include "rules/fabric_pod.hpp"
+#include "rules/gid_home.hpp"
 #include "util/text.hpp"
 
 #include <algorithm>
@@ -40,12 +41,12 @@ std::vector<RocePort> roce_ports(const NodeView& v) {
   return out;
 }
 
-// By name: gid_attrs/ndevs prints the netdev's name whatever namespace it lives in, so a host
-// netdev named like one of the pod's (eth0 on both) reads as the pod's. That can only hide a
-// fault, never invent one.
+GidHome home(const NodeView& v, const RoceGid& g) {
+  return gid_home(*v.facts.pod_netdevs, v.facts.pod_addrs, g);
+}
+
 bool in_pod(const NodeView& v, const RoceGid& g) {
-  const auto& names = *v.facts.pod_netdevs;
-  return !g.netdev.empty() && std::find(names.begin(), names.end(), g.netdev) != names.end();
+  return home(v, g) == GidHome::pod;
 }
 
 bool addressable(const NodeView& v, const RocePort& rp) {
@@ -101,6 +102,8 @@ std::string entry_problem(const NodeView& v, const RocePort& rp, int index) {
     return "RoCE v1";
   if (g->link_local() && v2_ipv4)
     return "a link-local GID";
+  if (home(v, *g) == GidHome::unconfirmed)
+    return "a GID on " + g->netdev + " that the pod's addresses do not confirm (not read)";
   if (!in_pod(v, *g))
     return "a GID on " + (g->netdev.empty() ? std::string("no netdev") : g->netdev) +
            ", not in the pod";
@@ -157,8 +160,10 @@ std::optional<report::Finding> ucx_unset(const NodeView& v, const std::vector<Ro
       without.push_back(rp);
   if (without.empty())
     return finding(Layer::ucx, "roce addressing", Status::ok,
-                   "UCX_IB_GID_INDEX unset: UCX picks a RoCE v2 IPv4 GID (" + right + ")",
-                   common ? "optional, to pin it: env: UCX_IB_GID_INDEX=" + std::to_string(*common)
+                   std::string(dynamo::kUcxIbGidIndexVar) +
+                       " unset: UCX picks a RoCE v2 IPv4 GID (" + right + ")",
+                   common ? "optional, to pin it: env: " +
+                                dynamo::setting(dynamo::kUcxIbGidIndexVar, std::to_string(*common))
                           : "",
                    false);
   return finding(Layer::ucx, "roce addressing", Status::warn,
@@ -175,32 +180,51 @@ bool gid_tables_known(const NodeView& v) {
   return v.facts.pod_netdevs && !roce_ports(v).empty();
 }
 
+// A netdev as the finding names it: a same-named one of the pod is the host's.
+std::string netdev_label(const NodeView& v, const std::string& name) {
+  const auto& mine = *v.facts.pod_netdevs;
+  if (std::find(mine.begin(), mine.end(), name) == mine.end())
+    return name;
+  return name + " (the host's: the pod's " + name + " has other addresses)";
+}
+
 std::optional<report::Finding> roce_netns(const NodeView& v) {
   if (!v.facts.pod_netdevs)
     return std::nullopt;
   auto ports = roce_ports(v);
   if (ports.empty())
     return std::nullopt;
-  std::vector<RocePort> outside;
-  std::set<std::string> netdevs;
-  for (const auto& rp : ports)
-    if (!addressable(v, rp)) {
-      outside.push_back(rp);
-      for (const auto* g : rp.gids)
-        if (!g->netdev.empty())
-          netdevs.insert(g->netdev);
-    }
-  if (outside.empty())
+  std::vector<RocePort> outside, unconfirmed;
+  std::set<std::string> netdevs, unsure;
+  for (const auto& rp : ports) {
+    if (addressable(v, rp))
+      continue;
+    bool maybe = std::any_of(rp.gids.begin(), rp.gids.end(),
+                             [&](const RoceGid* g) { return home(v, *g) == GidHome::unconfirmed; });
+    (maybe ? unconfirmed : outside).push_back(rp);
+    for (const auto* g : rp.gids)
+      if (!g->netdev.empty())
+        (maybe ? unsure : netdevs).insert(maybe ? g->netdev : netdev_label(v, g->netdev));
+  }
+  if (outside.empty() && unconfirmed.empty())
     return finding(Layer::rdma_access, "roce gids", Status::ok,
-                   "RoCE GIDs of " + ports_text(ports) + " sit on the pod's own netdevs");
+                   "RoCE GIDs of " + ports_text(ports) +
+                       " sit on the pod's own netdevs (their addresses are the pod's)");
   std::string mine = v.facts.pod_netdevs->empty() ? "none" : join(*v.facts.pod_netdevs);
-  std::string detail =
-      ports_text(outside) + " (RoCE): every GID sits on " +
-      join(std::vector<std::string>(netdevs.begin(), netdevs.end())) +
-      ", not in the pod's network namespace (the pod has " + mine +
-      "): the pod cannot address these ports (ibv_create_ah ... sgid_index: No such device)";
+  std::vector<std::string> parts;
+  if (!outside.empty())
+    parts.push_back(ports_text(outside) + " (RoCE): every GID sits on " +
+                    join(std::vector<std::string>(netdevs.begin(), netdevs.end())) +
+                    ", not in the pod's network namespace (the pod has " + mine +
+                    "): the pod cannot address these ports (ibv_create_ah ... sgid_index: No "
+                    "such device)");
+  if (!unconfirmed.empty())
+    parts.push_back(ports_text(unconfirmed) + " (RoCE): GIDs on " +
+                    join(std::vector<std::string>(unsure.begin(), unsure.end())) +
+                    ", named like the pod's netdevs, but the pod's addresses were not read: "
+                    "cannot tell them from host netdevs of the same name");
   Status s = outside.size() == ports.size() ? Status::fail : Status::warn;
-  return finding(Layer::rdma_access, "roce gids", s, detail, netns_next);
+  return finding(Layer::rdma_access, "roce gids", s, join(parts, "; "), netns_next);
 }
 
 std::vector<report::Finding> gid_index(const NodeView& v) {

@@ -1,5 +1,6 @@
 #include "rules/transfer_rules.hpp"
 
+#include "dynamo/transport_vars.hpp"
 #include "probe/transfer_output.hpp"
 #include "rules/node_view.hpp"
 #include "util/percent.hpp"
@@ -127,9 +128,10 @@ bool listener_was_up(const TransferOutcome& o) {
          (l.exit_code == 0 || ended_by_deadline(l));
 }
 
-constexpr const char* kHangCauses =
+const std::string kHangCauses =
     "data did not move: typical of PCIe ACS/IOMMU blocking GPUDirect P2P, or a RoCE GID/route "
-    "problem (UCX_IB_GID_INDEX, UCX_IB_ADDR_TYPE)";
+    "problem (" +
+    std::string(dynamo::kUcxIbGidIndexVar) + ", " + std::string(dynamo::kUcxIbAddrTypeVar) + ")";
 
 std::optional<Finding> judge_failure(const TransferOutcome& o) {
   auto [side, failure] = first_failure(o);
@@ -195,10 +197,8 @@ Finding judge_bandwidth(const TransferOutcome& o, double measured, const PairRat
   if (measured < kTcpClassGBs)
     return transfer_finding(Status::fail, "KV transfer falls back to TCP: " + what,
                             "check the rdma-access, gpudirect and ucx layers of both pods");
-  if (!o.cross_node)
-    return transfer_finding(
-        Status::warn, what + " on one node: RDMA was not exercised",
-        "kubectl dynamo-icheck nixl --transfer --pair PREFILL,DECODE with pods on different nodes");
+  if (!o.cross_node)  // its next (a pair on different nodes) is the caller's: it knows the pods
+    return transfer_finding(Status::warn, what + " on one node: RDMA was not exercised");
   if (!rates.port_gbps)
     return transfer_finding(Status::warn, what + "; line rate unknown, so not judged against it");
   double line_gbs = *rates.port_gbps / 8.0;
@@ -215,9 +215,9 @@ Finding judge_bandwidth(const TransferOutcome& o, double measured, const PairRat
   what += ")";
   if (measured >= kLineRateShare * line_gbs)
     return transfer_finding(Status::ok, what);
-  return transfer_finding(
-      Status::warn, what + ": below half of line rate",
-      "check UCX_NET_DEVICES names the GPU-affine NICs and that GPUDirect is active");
+  return transfer_finding(Status::warn, what + ": below half of line rate",
+                          "check " + std::string(dynamo::kUcxNetDevicesVar) +
+                              " names the GPU-affine NICs and that GPUDirect is active");
 }
 
 template <typename Add>

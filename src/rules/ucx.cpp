@@ -1,10 +1,12 @@
 // ucx: the transports and memory types UCX really sees, its version, RoCE addressing.
-#include <algorithm>
-
-#include "util/text.hpp"
+#include "dynamo/transport_vars.hpp"
+#include "rules/env_ucx_tls.hpp"
 #include "rules/fabric_pod.hpp"
 #include "rules/node_layers.hpp"
 #include "rules/ucx_view.hpp"
+#include "util/text.hpp"
+
+#include <algorithm>
 
 namespace icheck::rules::node {
 namespace {
@@ -32,9 +34,10 @@ const probe::IbPort* sysfs_port(const NodeView& v, const std::string& ucx_device
   return nullptr;
 }
 
-const char* no_ucx_info_next =
-    "run ucx_info -d in a debug container with UCX on the same node and RDMA resources, or set UCX_PROTO_INFO=y "
-    "on the worker to log the transport NIXL's UCX selects";
+const std::string no_ucx_info_next =
+    "run ucx_info -d in a debug container with UCX on the same node and RDMA resources, or set " +
+    dynamo::setting(dynamo::kUcxProtoInfoVar, "y") +
+    " on the worker to log the transport NIXL's UCX selects";
 
 std::optional<report::Finding> ucx_info_missing(const NodeView& v) {
   const auto* t = v.facts.tool("ucx_info_d");
@@ -77,6 +80,29 @@ report::Finding transports(const NodeView& v) {
                  "fix the fabric and rdma-access findings above, then: ucx_info -d | grep 'Transport: rc'");
 }
 
+// ucx_info -d lists every transport the UCX build has, whatever UCX_TLS allows: an RDMA transport
+// it lists is UCX's to use only when the pod's UCX_TLS keeps one. Multi-node NVLink leaves RDMA
+// out on purpose (the nvlink layer judges that).
+std::optional<report::Finding> tls_without_rdma(const NodeView& v) {
+  auto tls = env(v.facts, dynamo::kUcxTlsVar);
+  if (v.mnnvl || !tls || text::trim(*tls).empty() || detail::parse_ucx_tls(text::trim(*tls)).rdma)
+    return std::nullopt;
+  std::vector<std::string> listed;
+  if (v.facts.ucx_devices)
+    for (const auto& t : v.facts.ucx_devices->transports)
+      if (rdma_transport(t) && !has(listed, t.transport))
+        listed.push_back(t.transport);
+  std::string seen =
+      listed.empty() ? "" : "; ucx_info -d lists " + join(listed) + ", which it does not allow";
+  return finding(
+      Layer::ucx, "transports", Status::fail,
+      dynamo::setting(dynamo::kUcxTlsVar, *tls) +
+          " has no RDMA transport (rc, dc, ud, ib, srd): UCX moves KV between nodes over TCP" +
+          seen,
+      "set " + dynamo::setting(dynamo::kUcxTlsVar, "rc_x,rc,dc_x,dc,cuda_copy,cuda_ipc") +
+          " (or unset it)");
+}
+
 // "1.16.0" < 1.19: NIXL needs UCP >= 1.19 and its error handling degrades on older UCX.
 bool older_than(const std::string& version, int major, int minor) {
   auto parts = text::split(version, '.');
@@ -112,16 +138,20 @@ bool roce_traffic_port(const NodeView& v) {
 // (NIXL_ERR_REMOTE_DISCONNECT); UCX may still pick a working GID by itself, so it is advice.
 std::optional<report::Finding> roce_addressing(const NodeView& v) {
   if (!roce_traffic_port(v)) return std::nullopt;
-  auto addr = env(v.facts, "UCX_IB_ADDR_TYPE");
-  auto gid = env(v.facts, "UCX_IB_GID_INDEX");
+  using dynamo::kUcxIbAddrTypeVar, dynamo::kUcxIbGidIndexVar;
+  auto addr = env(v.facts, kUcxIbAddrTypeVar);
+  auto gid = env(v.facts, kUcxIbGidIndexVar);
   if (addr || gid) {
-    std::string set = addr ? "UCX_IB_ADDR_TYPE=" + *addr : "UCX_IB_GID_INDEX=" + *gid;
+    std::string set =
+        addr ? dynamo::setting(kUcxIbAddrTypeVar, *addr) : dynamo::setting(kUcxIbGidIndexVar, *gid);
     return finding(Layer::ucx, "roce addressing", Status::ok, "RoCE with " + set, {}, false);
   }
   return finding(Layer::ucx, "roce addressing", Status::warn,
-                 "RoCE ports carry traffic but UCX_IB_ADDR_TYPE and UCX_IB_GID_INDEX are unset: UCX picks the GID "
-                 "itself (Dynamo's guide: the most common missing RoCE setting)",
-                 "env: UCX_IB_ADDR_TYPE=eth", false);
+                 "RoCE ports carry traffic but " + std::string(kUcxIbAddrTypeVar) + " and " +
+                     std::string(kUcxIbGidIndexVar) +
+                     " are unset: UCX picks the GID itself (Dynamo's guide: the most common "
+                     "missing RoCE setting)",
+                 "env: " + dynamo::setting(kUcxIbAddrTypeVar, "eth"), false);
 }
 
 }  // namespace
@@ -146,7 +176,10 @@ UcxGpuMemory ucx_gpu_memory(const probe::NodeFacts& facts) {
 
 std::vector<report::Finding> judge_ucx(const NodeView& v) {
   std::vector<report::Finding> out;
-  if (auto missing = ucx_info_missing(v)) out.push_back(*missing);
+  if (auto f = tls_without_rdma(v))
+    out.push_back(*f);
+  else if (auto missing = ucx_info_missing(v))
+    out.push_back(*missing);
   else out.push_back(transports(v));
   if (auto f = version(v)) out.push_back(*f);
   if (gid_tables_known(v))

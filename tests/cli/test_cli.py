@@ -1,5 +1,5 @@
 """The plugin binary's contract: exit codes per verdict and per bad input, flag spellings,
-help, output formats, colour. Needs no cluster (env mode and argument errors only).
+help, output formats, colour. Needs no cluster (env mode, node --local and argument errors only).
 
 ICHECK_PLUGIN points at the built kubectl-dynamo_icheck (CTest passes it).
 """
@@ -48,6 +48,33 @@ def recipe(*parts):
     return os.path.join(RECIPES, *parts)
 
 
+class LiveSuggestion(unittest.TestCase):
+    """The printed `env --live` finds the same manifests: the path, and --recursive when needed."""
+
+    def live_steps(self, *args):
+        rc, out, err = run("env", *args, "-o", "json")
+        doc = json.loads(out)
+        steps = [ch.get("next", "") for t in doc["targets"] for ch in t["checks"]]
+        steps += doc["verdict"]["limitations"]
+        return [s[s.index("kubectl dynamo-icheck env --live"):] for s in steps
+                if "kubectl dynamo-icheck env --live" in s]
+
+    def test_a_reference_names_the_folder(self):
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "deploy.yaml"), "w") as f:
+                f.write(DISAGG_UCX_TCP_ONLY.replace('{name: UCX_TLS, value: "tcp,cuda_copy"}',
+                                                    "{name: UCX_TLS, valueFrom: {configMapKeyRef: {name: ucx, key: tls}}}", 1))
+            # the prefill UCX_TLS finding and the verdict's limitation
+            self.assertEqual(self.live_steps(d), ["kubectl dynamo-icheck env --live " + d] * 2)
+
+    def test_recursive_is_repeated(self):
+        folder = recipe("llama-3-70b")
+        self.assertEqual(set(self.live_steps(folder, "--recursive")),
+                         {"kubectl dynamo-icheck env --live %s --recursive" % folder})
+        single = recipe("llama-3-70b", "vllm", "agg")
+        self.assertEqual(set(self.live_steps(single)), {"kubectl dynamo-icheck env --live " + single})
+
+
 class ExitCodes(unittest.TestCase):
     def test_surface_ok_is_0(self):
         rc, out, _ = run("env", recipe("deepseek-v4", "deepseek-v4-flash", "vllm", "disagg-h200-agentic"))
@@ -57,7 +84,7 @@ class ExitCodes(unittest.TestCase):
     def test_unconfirmed_is_1(self):
         rc, out, _ = run("env", recipe("llama-3-70b", "vllm", "disagg-multi-node"))
         self.assertEqual(rc, 1, out)
-        self.assertIn("VERDICT  unconfirmed  unconfirmed at env", out)
+        self.assertIn("VERDICT  unconfirmed  at env", out)
 
     def test_blocked_is_2_and_secret_masked(self):
         with tempfile.TemporaryDirectory() as d:
@@ -65,7 +92,7 @@ class ExitCodes(unittest.TestCase):
                 f.write(DISAGG_UCX_TCP_ONLY)
             rc, out, err = run("env", d, "-o", "wide")
         self.assertEqual(rc, 2, out + err)
-        self.assertIn("VERDICT  blocked  blocked at env", out)
+        self.assertIn("VERDICT  blocked  at env", out)
         self.assertNotIn("hf_abcdefsecret", out + err)
 
     def test_aggregated_is_surface_ok_and_says_kv_never_moves(self):
@@ -149,6 +176,12 @@ class BadInput(unittest.TestCase):
                 self.assertIn("Did you mean %s?" % guess, err)
         rc, _, err = run("frobnicate")
         self.assertNotIn("Did you mean", err)
+        # A word carrying terminal escapes (OSC 0 window title, BEL) is quoted with them escaped.
+        rc, _, err = run("no\x1b]0;pwned\x07d")
+        self.assertEqual(rc, 3)
+        self.assertNotIn("\x1b", err)
+        self.assertNotIn("\x07", err)
+        self.assertIn("unknown command \"no", err)
 
 
 class Cli(unittest.TestCase):
@@ -233,6 +266,15 @@ class Cli(unittest.TestCase):
         for t in doc["targets"]:
             self.assertEqual(t["kind"], "manifest")
             self.assertIn("name: " + t["name"], out_y)
+
+    def test_local_machine_has_no_dynamo_role(self):
+        # node --local probes this machine: its kind is local, its role unknown (not "local").
+        rc, out, _ = run("node", "--local", "-o", "json")
+        doc = json.loads(out)
+        self.assertEqual([(t["kind"], t["role"]) for t in doc["targets"]], [("local", "")], out)
+        rc, out, _ = run("node", "--local")
+        name = doc["targets"][0]["name"]
+        self.assertIn("\n" + name + "  -  ", out)
 
 
 if __name__ == "__main__":

@@ -75,7 +75,7 @@ class TestExecFailures(unittest.TestCase):
             t0 = time.monotonic()
             rc, out, err, secs = c.run_plugin("1.31", ["node", "--deployment", "broken-dgd", "--timeout", "3s", "-o", "json"])
             doc = doc_of(self, out, err)
-            self.assertLess(secs, 3 + 1.0 + 1.0)  # the hang: --timeout plus 1 s, plus kubectl start-up
+            self.assertLess(secs, 3 + 4.0)  # the hang would never end: --timeout, plus slack for a loaded machine
             self.assertEqual(c.sandbox_processes_left(), [])
             want = {
                 "broken-dgd-0-prefill-pending": ("pod", "skipped", "Pending: Unschedulable"),
@@ -166,10 +166,17 @@ class TestFanout(unittest.TestCase):
             doc = doc_of(self, out, err)
             self.assertEqual(len(doc["targets"]), 32)
             self.assertTrue(all(first(doc, t["name"])["status"] == "ok" for t in doc["targets"]))
-            # 32 execs of >= 200 ms each run serially would take >= 6.4 s
-            self.assertLess(secs, 6.0)
             execs = [r for r in c.request_log() if r["path"].endswith("/exec")]
             self.assertEqual(len(execs), 32)
+            # Every exec waits 200 ms before its command starts, so execs run one after another
+            # arrive at least 200 ms apart: two arrivals inside one 200 ms window prove they
+            # overlapped. Arrival times, not wall time: a loaded CI machine slows both alike
+            # (the speed figure lives in bench/).
+            at = sorted(r["time"] for r in execs)
+            in_window = max(sum(1 for t in at[i:] if t - at[i] < 0.2) for i in range(len(at)))
+            self.assertGreaterEqual(in_window, 2, "execs never overlapped: %r" % at)
+            print("\n  32 pods at --parallel 16: %.2fs, up to %d execs started within 200 ms"
+                  % (secs, in_window), end="")
             self.assertEqual(harness.only_reads(c.request_log()), [])
 
 

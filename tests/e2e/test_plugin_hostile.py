@@ -256,5 +256,21 @@ class TestSignals(unittest.TestCase):
             self.assertEqual(harness.only_reads(c.request_log()), [])
 
 
+class TestProbeDeadline(unittest.TestCase):
+    def test_the_probe_ends_in_the_pod_when_the_exec_is_gone(self):
+        # The probe hangs on a read in the pod; the plugin gives up at --timeout 2s and kills its
+        # kubectl, the pod keeps the command (keep_on_disconnect). Its own watchdog (2 s from its
+        # start) must end it: without one it stays in the pod for good.
+        with harness.FakeCluster("probe-outlives-exec") as c:
+            v = harness.KUBECTL_VERSIONS[-1]
+            r = subprocess.run(["kubectl", "dynamo-icheck", "node", "--deployment", "probe-outlives",
+                                "--timeout", "2s"], env=c.env(v), cwd=c.dir, capture_output=True,
+                               text=True, timeout=60)
+            self.assertIn("probe-outlives-0-decode", r.stdout, r.stderr)
+            self.assertNotEqual(r.returncode, 0, r.stdout)
+            self.assertEqual(c.sandbox_processes_left(grace=10.0), [])
+            self.assertEqual(harness.only_reads(c.request_log()), [])
+
+
 if __name__ == "__main__":
     unittest.main()

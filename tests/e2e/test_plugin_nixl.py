@@ -171,6 +171,8 @@ class TestNixlPlans(NixlMixin, unittest.TestCase):
         doc, _, _ = self.check("nixl-same-node", {"prefill": VLLM_OK, "decode": VLLM_OK}, "surface-ok")
         lim = doc["verdict"]["limitations"]
         self.assertTrue(any("RDMA is not exercised" in l and "h100-node-p" in l for l in lim), lim)
+        # Both pods hold Active RDMA ports: KV between them can use the NIC's loopback.
+        self.assertEqual([c for t in doc["targets"] for c in t["checks"] if c["name"] == "same node"], [])
 
 
 class TestNixlTransfer(NixlMixin, unittest.TestCase):
@@ -203,6 +205,33 @@ class TestNixlTransfer(NixlMixin, unittest.TestCase):
         self.assertTrue(doc["verdict"]["summary"].endswith(
             "; slowest pair: prefill nixl-perftest-run-0-prefill (node h100-node-p, 10.60.0.1) -> decode "
             "nixl-perftest-run-0-decode (node h100-node-d, 10.60.0.2), 10.5 GB/s"), doc["verdict"]["summary"])
+        self.assertEqual(procs, [])
+
+    def test_transfer_on_one_node_names_the_pair_on_different_nodes(self):
+        # The pair asked for shares a node: it runs at NVLink speed but exercises no RDMA (a warning,
+        # not "see where the test stops"), and the next step is this deployment's pair on two nodes.
+        name = "nixl-same-node-apart"
+        with harness.FakeCluster(name) as c:
+            rc, doc, err, _ = self.run_nixl(c, name, ["--transfer", "--pair", "%s-0-prefill,%s-0-decode" % (name, name)])
+            checks = {(t["name"], ch["name"]): ch for t in doc["targets"] for ch in t["checks"]}
+            for side in ("0-prefill", "0-decode"):
+                f = checks[("%s-%s" % (name, side), "transfer")]
+                self.assertEqual(f["status"], WARN, f)
+                self.assertTrue(f["detail"].endswith("84.5 GB/s on one node: RDMA was not exercised"), f)
+            self.assertEqual((doc["verdict"]["status"], rc), ("unconfirmed", 1), err)
+            self.assertEqual(doc["verdict"]["next"][0],
+                             "kubectl dynamo-icheck nixl --transfer --pair %s-0-prefill,%s-1-decode "
+                             "--deployment %s -n dynamo" % (name, name, name), doc["verdict"])
+            self.assertEqual(harness.only_reads(c.request_log()), [])
+            self.assertEqual(c.sandbox_processes_left(), [])
+
+    def test_transfer_on_one_node_with_no_pair_apart_says_to_schedule_them_apart(self):
+        doc, _, procs = self.check("nixl-same-node", {"prefill": dict(VLLM_OK, transfer=WARN),
+                                                      "decode": dict(VLLM_OK, transfer=WARN)},
+                                   "unconfirmed", extra=["--transfer"], layer="nixl")
+        self.assertEqual(doc["verdict"]["next"][0],
+                         "no prefill and decode pod checked here run on different nodes: schedule them apart "
+                         "(pod anti-affinity), then run --transfer again to test RDMA between nodes")
         self.assertEqual(procs, [])
 
     def test_transfer_never_connecting_is_bounded_and_skipped(self):

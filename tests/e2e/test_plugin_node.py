@@ -46,7 +46,8 @@ SCENARIOS = {
         "blocked", "fabric"),
     "node-roce-gids": ({
         "node-roce-gids-0-decode-a": changed(HEALTHY, adapter__rate=None, roce__gids=FAIL, roce__addressing=WARN),
-        "node-roce-gids-0-decode-b": changed(HEALTHY, adapter__rate=None, roce__gids=OK, roce__addressing=WARN)},
+        "node-roce-gids-0-decode-b": changed(HEALTHY, adapter__rate=None, roce__gids=OK, roce__addressing=WARN),
+        "node-roce-gids-0-decode-c": changed(HEALTHY, adapter__rate=None, roce__gids=FAIL, roce__addressing=WARN)},
         "blocked", "rdma-access"),
     "node-no-uverbs": ({
         "node-no-uverbs-0-decode-a": changed(HEALTHY, devices=FAIL)}, "blocked", "rdma-access"),
@@ -73,6 +74,12 @@ SCENARIOS = {
     "node-ucx-tcp-only": ({
         "node-ucx-tcp-only-0-decode-a": changed(HEALTHY, transports=FAIL, version=WARN, ucx__gpudirect=WARN)},
         "blocked", "ucx"),
+    "node-ucx-env-no-rdma": ({
+        "node-ucx-env-no-rdma-0-decode-a": changed(HEALTHY, transports=FAIL),
+        "node-ucx-env-no-rdma-0-decode-b": changed(HEALTHY, UCX_NET_DEVICES=FAIL)}, "blocked", "nvlink"),
+    "node-allocation-unknown": ({
+        "node-allocation-unknown-0-decode-a": changed(HEALTHY, devices=WARN, UCX_NET_DEVICES=WARN)},
+        "unconfirmed", "rdma-access"),
 }
 
 # Details that must name the cause (substring per pod/check).
@@ -102,6 +109,14 @@ DETAILS = {
     ("node-pcie-gpus-0-decode-a", "topology"): "no NVLink on this part",
     ("node-ucx-tcp-only-0-decode-a", "transports"): "UCX would fall back to TCP",
     ("node-ucx-tcp-only-0-decode-a", "version"): "UCX 1.16.0 < 1.19",
+    ("node-allocation-unknown-0-decode-a", "UCX_NET_DEVICES"):
+        "every listed port is Active, but which HCAs are the pod's is unknown (/sys/class/infiniband_verbs is absent; "
+        "4 uverbs nodes for 8 HCAs)",
+    ("node-ucx-env-no-rdma-0-decode-a", "transports"):
+        "UCX_TLS=cuda_copy,cuda_ipc,tcp has no RDMA transport (rc, dc, ud, ib, srd): UCX moves KV between nodes over TCP",
+    ("node-ucx-env-no-rdma-0-decode-b", "UCX_NET_DEVICES"):
+        "names no RDMA port (UCX names them like mlx5_0:1): UCX uses TCP only, KV falls back; not UCX device names: "
+        "mlx5_0 (mlx5_0:1)",
 }
 
 
@@ -207,6 +222,9 @@ class TestNodeScenarios(NodeMixin, unittest.TestCase):
         _, doc = self.check_scenario("node-roce-gids", self.VERSION)
         gids = check_of(doc, "decode-a", "roce gids")
         self.assertIn("hostNetwork: true", gids["next"])
+        # Netdevs named like the host's, with the pod's own addresses: not the GIDs' netdevs.
+        same_name = check_of(doc, "decode-c", "roce gids")
+        self.assertIn("ens0f0np0 (the host's: the pod's ens0f0np0 has other addresses)", same_name["detail"])
         addr = check_of(doc, "decode-b", "roce addressing")
         self.assertEqual(addr["next"], "env: UCX_IB_GID_INDEX=3")
 
@@ -228,6 +246,69 @@ class TestNodeScenarios(NodeMixin, unittest.TestCase):
 
     def test_ucx_tcp_only(self):
         self.check_scenario("node-ucx-tcp-only", self.VERSION)
+
+    def test_allocation_unknown(self):
+        self.check_scenario("node-allocation-unknown", self.VERSION)
+
+    def test_ucx_env_without_rdma(self):
+        self.check_scenario("node-ucx-env-no-rdma", self.VERSION)
+
+
+class TestSameNode(NodeMixin, unittest.TestCase):
+    """Same node is not NVLink: prefill and decode pods on one node without RDMA in the pods."""
+    SCENARIO = "node-same-node-tcp"
+    WANT = {"prefill-a": FAIL, "decode-a": FAIL, "prefill-b": WARN, "decode-b": WARN}
+
+    def same_node(self, doc):
+        return {t["name"].rsplit("-0-", 1)[1]: c for t in doc["targets"] for c in t["checks"]
+                if c["name"] == "same node"}
+
+    def test_node_and_nixl_say_kv_goes_over_tcp(self):
+        with harness.FakeCluster(self.SCENARIO) as c:
+            for mode in ("node", "nixl"):
+                with self.subTest(mode=mode):
+                    rc, out, err, _ = c.run_plugin("1.32", [mode, "--deployment", self.SCENARIO, "-n", "dynamo",
+                                                            "-o", "json"], timeout=120)
+                    doc = harness.json_doc(self, rc, out, err)
+                    got = self.same_node(doc)
+                    self.assertEqual({k: v["status"] for k, v in got.items()}, self.WANT)
+                    self.assertIn("shares node h100-node-s with prefill pod node-same-node-tcp-0-prefill-a",
+                                  got["decode-a"]["detail"])
+                    self.assertIn("neither pod holds an RDMA device, so KV between them goes over TCP",
+                                  got["decode-a"]["detail"])
+                    self.assertIn("hostIPC and hostPID share the node's namespaces", got["prefill-b"]["detail"])
+                    self.assertEqual(doc["verdict"]["status"], "blocked")
+                    self.assertEqual(rc, VERDICT_RC["blocked"], err)
+                    if mode == "nixl":  # NIXL itself is not the first failure: the same-node pair is
+                        self.assertEqual(doc["verdict"].get("layer"), "nvlink", doc["verdict"])
+            self.assertEqual(harness.only_reads(c.request_log()), [])
+
+
+class TestMultinode(NodeMixin, unittest.TestCase):
+    """Grove's leader and worker pods of one multinode worker: both probed, each named."""
+    SCENARIO = "node-multinode-grove"
+
+    def test_leader_and_worker_are_probed_and_named(self):
+        ldr, wkr = self.SCENARIO + "-0-vllmdecodeworker-ldr-0", self.SCENARIO + "-0-vllmdecodeworker-wkr-0"
+        with harness.FakeCluster(self.SCENARIO) as c:
+            rc, doc, err, _ = self.run_json(c, "1.32", ["--deployment", self.SCENARIO, "-n", "dynamo"])
+            parts = {t["name"]: (t["role"], t.get("multinode")) for t in doc["targets"]}
+            self.assertEqual(parts, {ldr: ("decode", "leader"), wkr: ("decode", "worker"),
+                                     self.SCENARIO + "-0-vllmprefillworker-0": ("prefill", None)})
+            self.assertEqual(statuses(doc)[wkr], HEALTHY)  # the worker's node is checked as the leader's
+            rc, out, err = c.run_plugin("1.32", ["node", "--deployment", self.SCENARIO, "-n", "dynamo"])[:3]
+            self.assertIn(ldr + "  decode leader  ", out)
+            self.assertIn(wkr + "  decode worker  ", out)
+            # The worker pod runs `ray start`: its KV backend is the leader's engine flag (LIBFABRIC),
+            # whose plugin the image lacks on both; read from its own command line it would be UCX.
+            rc, out, err = c.run_plugin("1.32", ["nixl", "--deployment", self.SCENARIO, "-n", "dynamo",
+                                                 "-o", "json"])[:3]
+            doc = harness.json_doc(self, rc, out, err)
+            got = statuses(doc)
+            self.assertEqual(got[wkr].get("LIBFABRIC plugin"), FAIL, got[wkr])
+            self.assertNotIn("UCX plugin", got[wkr])
+            self.assertIn("(on the leader, " + ldr + ")", harness.details(doc)[(wkr, "kv transfer")])
+            self.assertEqual(harness.only_reads(c.request_log()), [])
 
 
 if __name__ == "__main__":

@@ -31,6 +31,9 @@ SCENARIOS = {
     "node-kv-worker": ({
         "node-kv-worker-0-prefill-raised": IB,
         "node-kv-worker-0-decode-low": dict(IB, memlock=FAIL)}, "blocked", "rdma-access"),
+    "node-kv-workers": ({
+        "node-kv-workers-0-prefill-raised": IB,
+        "node-kv-workers-0-decode-forked": dict(IB, memlock=FAIL)}, "blocked", "rdma-access"),
 }
 
 # Each failure names its cause and the next step (substrings of detail / next).
@@ -46,6 +49,8 @@ DETAILS = {
     ("node-kv-worker-0-prefill-raised", "memlock"): ("worker pid 57 (dynamo.vllm): memlock unlimited (the exec shell "
                                                      "has 64 KiB: the worker raised its own limit)", ""),
     ("node-kv-worker-0-decode-low", "memlock"): ("worker pid 57 (dynamo.vllm): memlock 64 KiB", "IPC_LOCK"),
+    ("node-kv-workers-0-decode-forked", "memlock"): (
+        "worker pid 58 (dynamo.vllm): memlock 64 KiB and no effective CAP_IPC_LOCK", "IPC_LOCK"),
 }
 
 
@@ -85,6 +90,9 @@ class TestPlatformScenarios(unittest.TestCase):
 
     def test_kv_worker_limits(self):
         self.check_scenario("node-kv-worker")
+
+    def test_every_kv_worker_process(self):
+        self.check_scenario("node-kv-workers")
 
 
 if __name__ == "__main__":

@@ -57,7 +57,7 @@ class TestRbac(unittest.TestCase):
                 self.assertEqual((exec_check["name"], exec_check["status"]), ("exec", "skipped"))
                 self.assertIn('pods/exec not allowed for User "system:serviceaccount:dynamo:icheck-runner" '
                               'in namespace "dynamo"', exec_check["detail"])
-            self.assertIn("kubectl auth can-i create pods/exec -n dynamo", doc["verdict"]["next"])
+            self.assertIn("kubectl --context=fake auth can-i create pods/exec -n dynamo", doc["verdict"]["next"])
             self.assertEqual((doc["verdict"]["status"], rc), ("unconfirmed", 1))
 
     def test_without_pods_it_stops_and_names_the_role(self):

@@ -76,7 +76,7 @@ def root_key(pod):
     import hashlib
     import json
     s = pod.spec
-    key = json.dumps([s.get("root"), s.get("files"), s.get("fixtures"), s.get("remove"),
+    key = json.dumps([s.get("root"), s.get("files"), s.get("fixtures"), s.get("remove"), s.get("fifos"),
                       s.get("busybox", True), pod.exec.get("memlock_bytes")], sort_keys=True)
     return hashlib.sha1(key.encode()).hexdigest()[:12]
 
@@ -150,6 +150,12 @@ class Sandbox:
                     shutil.rmtree(p)
                 elif os.path.lexists(p):
                     os.unlink(p)
+            for rel in spec.get("fifos", []):
+                p = os.path.join(root, rel.lstrip("/"))
+                os.makedirs(os.path.dirname(p), exist_ok=True)
+                if os.path.lexists(p):
+                    os.unlink(p)
+                os.mkfifo(p)
             memlock = self.pod.exec.get("memlock_bytes")
             limits = os.path.join(root, "proc", "self", "limits")
             if memlock is not None and os.path.isfile(limits):

@@ -14,10 +14,13 @@ Pod fields:
   containers: [ {"name": "main", "image": "...", "env": {K: V}, "running": true,
                  "reason": "ContainerCreating", "command": [...], "args": [...]} ]
                (first is the default; command/args appear in the pod spec only)
+  host_ipc, host_pid (false) -- spec.hostIPC / spec.hostPID
   root: [layer, ...]     -- folders under tests/e2e/roots/, copied in order
   files: {"rel/path": "content"}  -- inline files written after the layers
   fixtures: {"rel/path": "transfer/x.txt"} -- files copied from tests/fixtures after the layers
   remove: ["rel/path"]   -- paths removed after the layers (e.g. "bin/sh")
+  fifos: ["rel/path"]    -- named pipes no one writes to: a read of one never returns (a hung
+                            driver's file)
   busybox: true          -- install /bin/busybox and its applets (false: no shell)
   exec: {
     "latency_ms": 0,      -- delay before the command starts
@@ -144,6 +147,9 @@ class Pod:
                 "serviceAccountName": "default"}
         if s["node"]:
             spec["nodeName"] = s["node"]
+        for field, key in (("host_ipc", "hostIPC"), ("host_pid", "hostPID")):
+            if s.get(field):
+                spec[key] = True
         return {"kind": "Pod", "apiVersion": "v1",
                 "metadata": {"name": self.name, "namespace": self.namespace, "uid": self.uid,
                              "resourceVersion": "1", "creationTimestamp": created,

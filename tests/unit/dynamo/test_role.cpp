@@ -46,3 +46,14 @@ TEST_CASE("multinode part from Grove clique names") {
   CHECK(multinode_part("vllm-dsr1-0-prefill-wkr-0") == MultinodePart::worker);
   CHECK(multinode_part("vllm-dsr1-0-decode-7f9c") == MultinodePart::single);
 }
+
+TEST_CASE("multinode group and part name: the leader and its workers share the group") {
+  CHECK(multinode_group("vllm-dsr1-0-prefill-ldr") == "vllm-dsr1-0-prefill");
+  CHECK(multinode_group("vllm-dsr1-0-prefill-wkr") == "vllm-dsr1-0-prefill");
+  CHECK(multinode_group("vllm-dsr1-0-prefill-ldr-0") == "vllm-dsr1-0-prefill");
+  CHECK(multinode_group("vllm-dsr1-0-prefill-wkr-2") == "vllm-dsr1-0-prefill");
+  CHECK(multinode_group("vllm-dsr1-0-decode-7f9c").empty());
+  CHECK(multinode_part_name(MultinodePart::leader) == "leader");
+  CHECK(multinode_part_name(MultinodePart::worker) == "worker");
+  CHECK(multinode_part_name(MultinodePart::single).empty());
+}

@@ -1,6 +1,7 @@
 #include "dynamo/transport_vars.hpp"
 
 #include <doctest/doctest.h>
+#include <set>
 
 using namespace icheck::dynamo;
 
@@ -33,4 +34,16 @@ TEST_CASE("the probes' env filters are the table's names as case patterns") {
   CHECK(backend_env_patterns() ==
         "TRTLLM_NIXL_KVCACHE_BACKEND=*|SGLANG_DISAGGREGATION_NIXL_BACKEND=*|KV_TRANSFER_CONFIG=*|"
         "DYN_KVBM_NIXL_BACKEND_*=*");
+}
+
+TEST_CASE("each variable read by name is spelled once and belongs to the table") {
+  const auto& names = named_transport_vars();
+  std::set<std::string_view> seen;
+  for (auto name : names) {
+    INFO(name);
+    CHECK(seen.insert(name).second);
+    CHECK((is_transport_var(name) || is_backend_var(name)));
+  }
+  CHECK(seen.count("UCX_NET_DEVICES") == 1);
+  CHECK(setting(kUcxTlsVar, "rc,cuda_copy") == "UCX_TLS=rc,cuda_copy");
 }

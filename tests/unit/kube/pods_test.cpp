@@ -104,6 +104,13 @@ TEST_CASE("Grove multinode: leader and worker cliques are both targets") {
   CHECK(targets[1].node == "gpu-c02");
   CHECK(targets[1].role == dynamo::Role::decode);
   CHECK(targets[0].command_line == std::vector<std::string>{"python3", "-m", "dynamo.vllm"});
+  CHECK(targets[0].multinode == dynamo::MultinodePart::leader);
+  CHECK(targets[1].multinode == dynamo::MultinodePart::worker);
+  CHECK(targets[0].multinode_group == "big-0-trtllmworker");
+  CHECK(targets[1].multinode_group == "big-0-trtllmworker");
+  CHECK(multinode_leader(targets, targets[1]) == &targets[0]);
+  CHECK(multinode_leader(targets, targets[0]) == nullptr);       // a leader has none
+  CHECK(multinode_leader({targets[1]}, targets[1]) == nullptr);  // its leader not selected
 }
 
 TEST_CASE("pods that cannot be probed say why and what to run next") {
@@ -168,4 +175,22 @@ TEST_CASE("selectors for the target kinds") {
   CHECK(deployment_selector("llm") == "nvidia.com/dynamo-graph-deployment-name=llm");
   CHECK(deployments_selector({"a"}) == "nvidia.com/dynamo-graph-deployment-name=a");
   CHECK(deployments_selector({"a", "b"}) == "nvidia.com/dynamo-graph-deployment-name in (a,b)");
+}
+
+TEST_CASE("hostIPC and hostPID are read from the pod spec (absent or not a bool: false)") {
+  const auto pods = parse_pods_json(
+      R"({"kind":"List","items":[
+        {"kind":"Pod","metadata":{"name":"shared"},
+         "spec":{"hostIPC":true,"hostPID":true,"containers":[{"name":"main"}]}},
+        {"kind":"Pod","metadata":{"name":"ipc-only"},
+         "spec":{"hostIPC":true,"hostPID":"true","containers":[{"name":"main"}]}},
+        {"kind":"Pod","metadata":{"name":"plain"},"spec":{"containers":[{"name":"main"}]}}]})",
+      {});
+  REQUIRE(pods.has_value());
+  CHECK(by_name(*pods, "shared").host_ipc);
+  CHECK(by_name(*pods, "shared").host_pid);
+  CHECK(by_name(*pods, "ipc-only").host_ipc);
+  CHECK_FALSE(by_name(*pods, "ipc-only").host_pid);
+  CHECK_FALSE(by_name(*pods, "plain").host_ipc);
+  CHECK_FALSE(by_name(*pods, "plain").host_pid);
 }

@@ -2,9 +2,14 @@
 #include "probe/adapters.hpp"
 #include "probe/fabric_parsers.hpp"
 #include "probe/node_probe.hpp"
+#include "probe/node_script.hpp"
 #include "probe/parsers.hpp"
+#include "run_shell.hpp"
 
 #include <doctest/doctest.h>
+#include <filesystem>
+#include <fstream>
+#include <set>
 
 using namespace icheck::probe;
 using icheck::probe::test::fixture;
@@ -124,4 +129,67 @@ TEST_CASE(
   auto vf = parse_ibstat(fixture("ibstat/a100-8x-cx6-ib-200g-ibpanic-exit255.txt"));
   REQUIRE_FALSE(vf.devices.empty());
   CHECK_FALSE(expected_rate_gbps(vf.devices[0], vf.devices[0].ports[0]).has_value());
+}
+
+namespace {
+
+// The probe's pod_addrs fragment with its /proc/net files replaced by copies of the fixtures.
+std::string pod_addrs_fragment(const std::string& fib, const std::string& inet6) {
+  std::string script(node_probe_script());
+  auto from = script.find("begin pod_addrs");
+  auto to = script.find("end pod_addrs 0");
+  REQUIRE(from != std::string::npos);
+  REQUIRE(to != std::string::npos);
+  auto frag = script.substr(from + 16, to - from - 16);
+  for (auto [path, with] : {std::pair{std::string("/proc/net/fib_trie"), fib},
+                            std::pair{std::string("/proc/net/if_inet6"), inet6}})
+    for (auto at = frag.find(path); at != std::string::npos; at = frag.find(path, at + 1))
+      frag.replace(at, path.size(), with);
+  return frag;
+}
+
+std::string write_temp(const std::string& name, const std::string& body) {
+  auto path = std::filesystem::temp_directory_path() / ("icheck-" + name);
+  std::ofstream(path, std::ios::binary) << body;
+  return path.string();
+}
+
+}  // namespace
+
+TEST_CASE("pod_addrs: the namespace's local IPv4 (fib_trie) and IPv6 (if_inet6) addresses") {
+  auto fib = write_temp("fib_trie", fixture("netns/fib-trie-eth0-192.0.2.2.txt"));
+  auto inet6 = write_temp("if_inet6", fixture("netns/if-inet6-eth0.txt"));
+  for (std::string shell : {"dash", "busybox sh"}) {
+    CAPTURE(shell);
+    if (!icheck::test::shell_installed(shell))
+      continue;
+    auto out = icheck::test::run_shell(shell, pod_addrs_fragment(fib, inet6));
+    auto a = parse_pod_addrs(out, true);
+    REQUIRE(a.ipv4);
+    // Only the "/32 host LOCAL" leaves: not 127.0.0.0/8, the network or the broadcast address.
+    CHECK(*a.ipv4 == std::set<std::string>{"127.0.0.1", "192.0.2.2"});
+    REQUIRE(a.ipv6);
+    CHECK(a.ipv6->count("eth0 fe8000000000000000fc00fffe000001") == 1);
+    CHECK(a.ipv6->count("eth0 fd000000000000000000000000000002") == 1);
+    CHECK(a.ipv6->size() == 3);
+    // The files missing: each family unknown, never "no address".
+    auto none = parse_pod_addrs(
+        icheck::test::run_shell(shell, pod_addrs_fragment("/nonexistent/a", "/nonexistent/b")),
+        true);
+    CHECK_FALSE(none.ipv4);
+    CHECK_FALSE(none.ipv6);
+  }
+  std::filesystem::remove(fib);
+  std::filesystem::remove(inet6);
+}
+
+TEST_CASE("pod_addrs: a cut section knows no address, and link lines give each netdev MAC") {
+  auto whole = parse_pod_addrs("inet 10.0.0.5\nlink eth0 02:FC:00:00:00:01\ninet6 unread\n", true);
+  REQUIRE(whole.ipv4);
+  CHECK(whole.ipv4->count("10.0.0.5") == 1);
+  CHECK_FALSE(whole.ipv6);
+  CHECK(whole.macs.at("eth0") == "02:fc:00:00:00:01");
+  auto cut = parse_pod_addrs("inet 10.0.0.5\n", false);
+  CHECK_FALSE(cut.ipv4);
+  CHECK_FALSE(cut.ipv6);
 }

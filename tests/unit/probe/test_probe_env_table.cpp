@@ -59,3 +59,22 @@ TEST_CASE("every transport variable a probe reads reaches the assembled script a
       CHECK(nixl.backend_env.contains(name));
   }
 }
+
+TEST_CASE("the variables a probe script reads by name come from the table") {
+  const std::string script =
+      probe::insert_before_done(probe::node_probe_script(), probe::nixl_probe_script());
+  CHECK(script.find("_VAR@@") == std::string::npos);
+  for (auto name :
+       {dynamo::kNixlPluginDirVar, dynamo::kUcxCudaIpcMnnvlVar, dynamo::kNcclMnnvlEnableVar}) {
+    const std::string variable(name);
+    CAPTURE(variable);
+    CHECK(script.find("$" + variable) != std::string::npos);
+  }
+  REQUIRE(icheck::test::shell_installed("dash"));
+  const auto raw =
+      icheck::test::run_shell("dash", "export " + std::string(dynamo::kNixlPluginDirVar) +
+                                          "=/nonexistent/icheck; " + script);
+  const auto nixl = probe::parse_nixl_probe(raw);
+  CHECK(nixl.plugin_dir_env == "/nonexistent/icheck");
+  CHECK(nixl.plugin_dir_env_missing);
+}

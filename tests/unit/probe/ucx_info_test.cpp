@@ -114,3 +114,13 @@ TEST_CASE("ucx_info -d: older layout, one tcp Transport with several Devices, ib
   for (const auto& m : d.memory_domains) ib_md = ib_md || (m.name == "ib/mlx5_0" && m.component == "ib");
   CHECK(ib_md);
 }
+
+TEST_CASE("ucx_info -d: a line cut right after 'failed to open memory domain' (fuzz_probe crash)") {
+  // fuzz_probe found it: the words with nothing after them threw std::out_of_range.
+  auto d = parse_ucx_devices(
+      "# < failed to open memory domain\n# < failed to open memory domain ib_0 >\n");
+  REQUIRE(d.memory_domains.size() == 2);
+  CHECK(d.memory_domains[0].name.empty());
+  CHECK(d.memory_domains[0].failed_to_open);
+  CHECK(d.memory_domains[1].name == "ib_0");
+}

@@ -59,8 +59,9 @@ TEST_CASE("table output, exact") {
                 "  LAYER        CHECK    STATUS  DETAIL\n"
                 "  rdma-access  devices  fail    /dev/infiniband not mounted\n"
                 "\n"
-                "VERDICT  blocked  blocked at rdma-access on the only decode pod: llama-decode-0 "
-                "(devices: /dev/infiniband not mounted)\n"
+                "VERDICT  blocked  at rdma-access on the only decode pod (devices: /dev/infiniband "
+                "not mounted)\n"
+                "  pods   llama-decode-0\n"
                 "  next   request rdma/ib\n"
                 "  limit  no transfer was exercised\n");
 }
@@ -116,4 +117,15 @@ TEST_CASE("yaml carries the same document, strings that look like other types qu
   CHECK(yaml["targets"][0]["facts"]["rate"].as<int>() == 400);
   CHECK(yaml["targets"][0]["facts"]["rate"].Tag() == "?");
   CHECK(yaml["verdict"]["status"].as<std::string>() == "blocked");
+}
+
+TEST_CASE("a multinode worker's leader or worker pod is named in the table and in json") {
+  auto r = sample();
+  r.targets[1].multinode = "leader";
+  const auto table = render(r, decide(r), {Format::table, false});
+  CHECK(table.find("llama-decode-0  decode leader  ") != std::string::npos);
+  const auto doc = boost::json::parse(render(r, decide(r), {Format::json, false}));
+  const auto& targets = doc.at("targets").as_array();
+  CHECK(targets[1].at("multinode") == "leader");
+  CHECK_FALSE(targets[0].as_object().contains("multinode"));  // single-node pods carry none
 }

@@ -47,10 +47,18 @@ std::vector<report::Finding> failed(const std::vector<report::Finding>& fs) {
 
 // The RoCE bond of the gpud node carries KV (named in UCX_NET_DEVICES); GIDs from the ucx #9484
 // show_gids capture, which is of a device with the same name.
-Probe roce_bond(const std::string& pod_netdevs, const std::string& env = "") {
+// synthetic (the probe's pod_addrs lines): the addresses of bond1 as the GIDs of that capture
+// give them, IPv4 30.153.10.175 and the MAC 08:c0:eb:79:39:1a behind fe80::ac0:ebff:fe79:391a.
+const std::string bond1_addrs = "inet 127.0.0.1\ninet 30.153.10.175\n"
+                                "inet6 bond1 fe800000000000000ac0ebfffe79391a\n"
+                                "link bond1 08:c0:eb:79:39:1a\nlink lo 00:00:00:00:00:00\n";
+
+Probe roce_bond(const std::string& pod_netdevs, const std::string& env = "",
+                const std::string& pod_addrs = bond1_addrs) {
   auto p = healthy_h100();
   p.set("roce_gids", fixture("show_gids/bond-vxlan-v1-v2-ipv4-ucx9484.txt"))
       .set("pod_netdevs", pod_netdevs)
+      .set("pod_addrs", pod_addrs)
       .set("transport_env", "UCX_NET_DEVICES=mlx5_bond_0:1\n" + env);
   return p;
 }
@@ -226,6 +234,43 @@ TEST_CASE("roce gids: a RoCE port whose GIDs all sit outside the pod's namespace
   CHECK(ok.status == Status::ok);
 }
 
+TEST_CASE("roce gids: a host netdev named like the pod's (bond1 on both sides) is told apart by "
+          "its addresses") {
+  // The pod's own bond1 (say, a CNI interface of that name) has other addresses than the host's
+  // bond1 that carries the GIDs: by name alone this was ok, a false green.
+  std::string pods_own = "inet 127.0.0.1\ninet 10.244.3.7\n"
+                         "inet6 bond1 fe80000000000000a8c1abfffe0b0c0d\n"
+                         "link bond1 aa:c1:ab:0b:0c:0d\n";
+  auto host = find(judge(roce_bond("lo\nbond1\nb3.vxlan.30100\n", "", pods_own)), "roce gids");
+  CHECK(host.status == Status::fail);
+  CHECK(contains(host.detail, "bond1 (the host's: the pod's bond1 has other addresses)"));
+  CHECK(contains(host.detail, "not in the pod's network namespace"));
+  // The same netdev names with the GIDs' own addresses: the pod's (hostNetwork, or the VF's).
+  auto own = find(judge(roce_bond("lo\nbond1\nb3.vxlan.30100\n")), "roce gids");
+  CHECK(own.status == Status::ok);
+  // Only the link-local GIDs to go by, the MAC says which bond1 it is.
+  auto p =
+      roce_bond("lo\nbond1\n", "", "inet unread\ninet6 unread\nlink bond1 08:c0:eb:79:39:1a\n");
+  p.set("roce_gids", "mlx5_bond_0 1 1 fe80:0000:0000:0000:0ac0:ebff:fe79:391a v2 bond1\n");
+  CHECK(find(judge(p), "roce gids").status == Status::ok);
+}
+
+TEST_CASE("roce gids: the pod's addresses unread is a warning, never ok") {
+  auto f = find(judge(roce_bond("lo\nbond1\n", "", "inet unread\ninet6 unread\n")), "roce gids");
+  CHECK(f.status == Status::warn);
+  CHECK(contains(f.detail, "named like the pod's netdevs, but the pod's addresses were not read"));
+  // An older probe without the section at all: the same.
+  auto p = roce_bond("lo\nbond1\n");
+  p.erase("pod_addrs");
+  CHECK(find(judge(p), "roce gids").status == Status::warn);
+  // And the index it names is not called right.
+  auto idx =
+      find(judge(roce_bond("lo\nbond1\n", "UCX_IB_GID_INDEX=5\n", "inet unread\ninet6 unread\n")),
+           "roce addressing");
+  CHECK(idx.status == Status::warn);
+  CHECK(contains(idx.detail, "that the pod's addresses do not confirm"));
+}
+
 TEST_CASE("roce gids: a BlueField bond that carries no KV is not judged") {
   auto p = healthy_h100();
   p.set("roce_gids", fixture("show_gids/bond-vxlan-v1-v2-ipv4-ucx9484.txt"))
@@ -275,4 +320,76 @@ TEST_CASE("GID index unset: the generic advice gives way to what the GID table s
   CHECK(none.status == Status::warn);
   CHECK(contains(none.detail, "no RoCE v2 IPv4 GID on the pod's netdevs for mlx5_bond_0:1"));
   CHECK(contains(none.next, "ip -4 addr show dev bond1 in the pod"));
+}
+
+namespace {
+
+// The pod was given 4 of the node's 9 HCAs (uverbs0..3), but /sys/class/infiniband_verbs was not
+// there to say which: every HCA of the node stays in sysfs_devices.
+Probe allocation_unread() {
+  auto p = healthy_h100();
+  p.set("dev_infiniband", "rdma_cm\nuverbs0\nuverbs1\nuverbs2\nuverbs3\n").absent("uverbs_ibdev");
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "allocation unknown: a port not Active may be the pod's, so 'ports' warns instead of ok") {
+  auto p = allocation_unread();
+  // mlx5_5 is Down: on its own a warn (only GPU0-1 have a PIX NIC in this table, and
+  // UCX_NET_DEVICES is unset), and the rest of the node's ports are Active.
+  p.set("sysfs_ib", replace_all(gpud_sysfs(), "==> mlx5_5/ports/1/state <==\n4: ACTIVE",
+                                "==> mlx5_5/ports/1/state <==\n1: DOWN"))
+      .set("nvidia_smi_topo", topo_table(8, h100_nics(), 2))
+      .set("transport_env", "NIXL_LOG_LEVEL=INFO\n");
+  auto facts = p.facts();
+  CHECK_FALSE(facts.allocation_known);
+  auto fs = rules::judge_node(facts, {});
+  auto ports = find(fs, "ports");
+  CHECK(ports.status == Status::warn);
+  CHECK(contains(ports.detail, "8/9 ports Active"));
+  CHECK(contains(ports.detail,
+                 "which HCAs are the pod's is unknown (/sys/class/infiniband_verbs is "
+                 "absent; 4 uverbs nodes for 9 HCAs): its own may be one that is not Active"));
+  CHECK(contains(ports.next, "/sys/class/infiniband_verbs"));
+  CHECK(find(fs, "port mlx5_5:1").status == Status::warn);
+
+  // Every port Active: whichever HCAs are the pod's, theirs are Active.
+  p.set("sysfs_ib", gpud_sysfs());
+  CHECK(find(judge(p), "ports").status == Status::ok);
+}
+
+TEST_CASE(
+    "allocation unknown: UCX_NET_DEVICES and NIC affinity are not judged ok on the node's HCAs") {
+  auto p = allocation_unread();
+  p.set("transport_env", "UCX_NET_DEVICES=mlx5_6:1,mlx5_7:1\n");
+  auto fs = judge(p);
+  auto net = find(fs, "UCX_NET_DEVICES");
+  CHECK(net.status == Status::warn);
+  CHECK(contains(net.detail,
+                 "UCX_NET_DEVICES=mlx5_6:1,mlx5_7:1: every listed port is Active, but which "
+                 "HCAs are the pod's is unknown (/sys/class/infiniband_verbs is absent"));
+  auto aff = find(fs, "nic affinity");
+  CHECK(aff.status == Status::warn);
+  CHECK_FALSE(aff.required);
+  CHECK(contains(aff.detail, "8/8 GPUs have a PIX/PXB NIC among the node's"));
+
+  // The map read: the same names are judged (mlx5_6/7 are not the pod's: a fail, not a guess).
+  p.set("uverbs_ibdev", uverbs_map());
+  CHECK(p.facts().allocation_known);
+  CHECK(find(judge(p), "UCX_NET_DEVICES").status == Status::fail);
+  CHECK(find(judge(p), "ports").status == Status::ok);
+}
+
+TEST_CASE("allocation known without the map: one uverbs node per HCA, or a single HCA") {
+  auto p = healthy_h100();  // uverbs0..8 for the 9 HCAs, no uverbs_ibdev section
+  CHECK(p.facts().allocation_known);
+  CHECK(find(judge(p), "UCX_NET_DEVICES").status == Status::ok);
+  CHECK(find(judge(p), "nic affinity").status == Status::ok);
+  // The map names none of the pod's nodes (the device plugin renamed them): still unknown.
+  p = allocation_unread();
+  p.set("uverbs_ibdev", "uverbs7 mlx5_8\nuverbs8 mlx5_9\n");
+  CHECK_FALSE(p.facts().allocation_known);
+  CHECK(contains(find(judge(p), "devices").detail, "uverbs0..3 visible in the pod for 9 HCAs"));
 }

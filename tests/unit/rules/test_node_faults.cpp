@@ -234,3 +234,93 @@ TEST_CASE("node: UCX tcp-only falls back to TCP, old UCX warns, ucx_info absent 
   CHECK(contains(find(fs, "transports").detail, "RDMA transports only on ports that are not Active: mlx5_0:1"));
   CHECK(find(fs, "ucx gpudirect").status == Status::fail);
 }
+
+// ucx_info -d lists every transport the UCX build has, whatever UCX_TLS allows: an RDMA transport
+// it lists is UCX's to use only when the pod's UCX_TLS keeps one. cuda_copy,cuda_ipc,tcp is the
+// qwen3.8 GB200 recipes' value (tests/recipes/qwen3.8-2.4t-a95b-fp8/*/deploy.yaml), meant for
+// multi-node NVLink; without UCX_CUDA_IPC_ENABLE_MNNVL it is nixl #1614's TCP-only setup.
+TEST_CASE(
+    "node: UCX_TLS without an RDMA transport fails transports although ucx_info -d lists rc") {
+  auto p = healthy_h100();
+  const std::string devices = "UCX_NET_DEVICES=mlx5_0:1,mlx5_1:1\n";
+  p.set("transport_env", "UCX_TLS=cuda_copy,cuda_ipc,tcp\n" + devices);
+  auto fs = judge(p);
+  auto f = find(fs, "transports");
+  CHECK(f.status == Status::fail);
+  CHECK(f.layer == Layer::ucx);
+  CHECK(contains(f.detail,
+                 "UCX_TLS=cuda_copy,cuda_ipc,tcp has no RDMA transport (rc, dc, ud, ib, srd)"));
+  CHECK(contains(f.detail, "ucx_info -d lists rc_mlx5, dc_mlx5, ud_mlx5, which it does not allow"));
+  CHECK(contains(f.next, "UCX_TLS=rc_x,rc,dc_x,dc,cuda_copy,cuda_ipc"));
+
+  // An exclusion list that drops every RDMA transport is the same.
+  p.set("transport_env", "UCX_TLS=^rc,dc,ud\n" + devices);
+  CHECK(find(judge(p), "transports").status == Status::fail);
+  p.set("transport_env", "UCX_TLS=^ib\n" + devices);
+  CHECK(find(judge(p), "transports").status == Status::fail);
+
+  // Without ucx_info the variable alone says it: never skipped.
+  p.set("transport_env", "UCX_TLS=cuda_copy,cuda_ipc,tcp\n" + devices).absent("ucx_info_d");
+  f = find(judge(p), "transports");
+  CHECK(f.status == Status::fail);
+  CHECK(contains(f.detail, "UCX_TLS=cuda_copy,cuda_ipc,tcp has no RDMA transport"));
+
+  // An aggregated deployment needs no RDMA: shown, not judged.
+  f = find(judge(p, {.disagg = false}), "transports");
+  CHECK(f.status == Status::warn);
+  CHECK_FALSE(f.required);
+}
+
+TEST_CASE("node: UCX_TLS keeping an RDMA transport leaves transports to ucx_info -d") {
+  auto p = healthy_h100();
+  // The recipes' values (dynamo-nixl reference): rc listed, or only cuda_ipc / ud excluded.
+  for (const char* tls :
+       {"rc_x,rc,cuda_copy,cuda_ipc", "cuda_ipc,cuda_copy,rc", "^cuda_ipc", "^ud"}) {
+    CAPTURE(tls);
+    p.set("transport_env", std::string("UCX_TLS=") + tls + "\nUCX_NET_DEVICES=mlx5_0:1,mlx5_1:1\n");
+    auto f = find(judge(p), "transports");
+    CHECK(f.status == Status::ok);
+    CHECK(f.detail == "rc_mlx5, dc_mlx5, ud_mlx5 on 2 devices (mlx5_0:1, mlx5_1:1)");
+  }
+  // Multi-node NVLink carries KV: no RDMA in UCX_TLS is the intent (the nvlink layer judges it).
+  p.set("transport_env", "UCX_TLS=cuda_copy,cuda_ipc,tcp\nUCX_CUDA_IPC_ENABLE_MNNVL=y\n");
+  CHECK(find(judge(p), "transports").status != Status::fail);
+}
+
+// UCX matches each UCX_NET_DEVICES entry against its device names exactly (ucp_context.c,
+// ucp_is_resource_in_device_list: resource->dev_name): an RDMA port is "mlx5_0:1", a netdev
+// names UCX's tcp device ("network device 'fake_device' is not available, please use one or
+// more of: 'bond0'(tcp), 'ibp161s0'(tcp), 'lo'(tcp), 'mlx5_0:1'(ib)").
+TEST_CASE("node: UCX_NET_DEVICES naming no RDMA port (a netdev, a bare HCA name) fails") {
+  auto p = healthy_h100();
+  // Netdev names from imbue's ibdev2netdev capture: mlx5_0 port 1 is IPoIB ibp26s0.
+  p.set("ibdev2netdev", fixture("ibdev2netdev/h100-8x-cx7-ib-plus-cx6-eth-imbue.txt"));
+  for (const char* value : {"ibp26s0", "mlx5_0,mlx5_1", "eth0", "ibp26s0,lo"}) {
+    CAPTURE(value);
+    p.set("transport_env", std::string("UCX_NET_DEVICES=") + value + "\n");
+    auto f = find(judge(p), "UCX_NET_DEVICES");
+    CHECK(f.status == Status::fail);
+    CHECK(
+        contains(f.detail, "names no RDMA port (UCX names them like mlx5_0:1): UCX uses TCP only"));
+    CHECK(
+        f.next ==
+        "UCX_NET_DEVICES=mlx5_0:1,mlx5_1:1,mlx5_4:1,mlx5_5:1,mlx5_6:1,mlx5_7:1,mlx5_8:1,mlx5_9:1");
+  }
+  p.set("transport_env", "UCX_NET_DEVICES=mlx5_0,mlx5_1\n");
+  CHECK(contains(find(judge(p), "UCX_NET_DEVICES").detail,
+                 "not UCX device names: mlx5_0 (mlx5_0:1), mlx5_1 (mlx5_1:1)"));
+  p.set("transport_env", "UCX_NET_DEVICES=ibp26s0\n");
+  CHECK(contains(find(judge(p), "UCX_NET_DEVICES").detail,
+                 "ibp26s0 is the netdev of mlx5_0:1 (UCX's tcp device there)"));
+}
+
+TEST_CASE("node: UCX_NET_DEVICES with RDMA ports stays ok beside a tcp netdev, a bare HCA name "
+          "beside them warns") {
+  auto p = healthy_h100();
+  p.set("transport_env", "UCX_NET_DEVICES=mlx5_0:1,mlx5_1:1,eth0\n");
+  CHECK(find(judge(p), "UCX_NET_DEVICES").status == Status::ok);
+  p.set("transport_env", "UCX_NET_DEVICES=mlx5_0:1,mlx5_1\n");
+  auto f = find(judge(p), "UCX_NET_DEVICES");
+  CHECK(f.status == Status::warn);
+  CHECK(contains(f.detail, "not UCX device names: mlx5_1 (mlx5_1:1); UCX skips them"));
+}

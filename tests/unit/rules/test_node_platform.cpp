@@ -243,3 +243,43 @@ TEST_CASE("memlock: the KV worker's own limits decide, not the exec shell's") {
         "exec shell (no Dynamo worker process running): CAP_IPC_LOCK effective, the memlock limit "
         "does not apply");
 }
+
+TEST_CASE("memlock: every KV worker process is judged, the worst decides") {
+  auto p = healthy_h100();
+  // Two python workers (a forked child keeps its parent's command line): one unlimited, one at
+  // the 8 MiB default without CAP_IPC_LOCK, which fails its registrations.
+  const std::string unlimited = "==> 57 <==\nmodule dynamo.vllm\ncomm python3\nMax locked memory  "
+                                "unlimited  unlimited  bytes\nCapEff:\t00000000a80425fb\n";
+  p.set("kv_worker", unlimited + "==> 58 <==\nmodule dynamo.vllm\ncomm python3\n" +
+                         fixture("ulimit/proc-pid-limits-memlock-8mib.txt") +
+                         "CapEff:\t00000000a80425fb\n");
+  auto f = find(judge(p), "memlock");
+  CHECK(f.status == Status::fail);
+  CHECK(contains(f.detail,
+                 "worker pid 58 (dynamo.vllm): memlock 8 MiB and no effective CAP_IPC_LOCK"));
+  CHECK(contains(f.detail, "(the worst of 2 worker processes)"));
+  // Both unlimited: ok.
+  std::string second = unlimited;
+  second.replace(second.find("57"), 2, "58");
+  p.set("kv_worker", unlimited + second);
+  f = find(judge(p), "memlock");
+  CHECK(f.status == Status::ok);
+  CHECK(f.detail ==
+        "worker pid 57 (dynamo.vllm): memlock unlimited (the worst of 2 worker processes)");
+}
+
+TEST_CASE(
+    "memlock: a running worker whose limits were unreadable leaves the exec shell's ok a warning") {
+  auto p = healthy_h100();  // the exec shell: unlimited, CAP_IPC_LOCK effective
+  p.set("kv_worker", "==> 57 <==\nmodule dynamo.vllm\ncomm python3\n");
+  auto f = find(judge(p), "memlock");
+  CHECK(f.status == Status::warn);
+  CHECK(contains(f.detail,
+                 "exec shell (the worker's limits were unreadable): CAP_IPC_LOCK effective"));
+  CHECK(contains(f.detail, "the running worker's own limits are unknown"));
+  CHECK(contains(f.next, "/proc/[0-9]*/limits"));
+  // A failing shell limit stays a fail.
+  p.set("proc_status", "CapEff:\t00000000a80425fb")
+      .set("proc_limits", fixture("ulimit/proc-pid-limits-memlock-8mib.txt"));
+  CHECK(find(judge(p), "memlock").status == Status::fail);
+}

@@ -337,3 +337,20 @@ TEST_CASE("pairing: the remote side is tied to the exec stream's stdin") {
   CHECK(rules::stdin_tied({"kubectl", "get", "pods"}) ==
         std::vector<std::string>{"kubectl", "get", "pods"});
 }
+
+TEST_CASE("pairing: a multinode worker's leader before its worker pod on a tie") {
+  auto wkr = pod("big-0-prefill-wkr-0", dynamo::Role::prefill, "gpu-b02", "10.0.2.5");
+  auto ldr = pod("big-0-prefill-ldr-0", dynamo::Role::prefill, "gpu-b01", "10.0.1.5");
+  auto d0 = pod("big-0-decode-0", dynamo::Role::decode, "gpu-b03", "10.0.3.5");
+  wkr.multinode = dynamo::MultinodePart::worker;
+  ldr.multinode = dynamo::MultinodePart::leader;
+  wkr.multinode_group = ldr.multinode_group = "big-0-prefill";
+  for (auto* p : {&wkr, &ldr, &d0})
+    give_nixlbench(*p, true);
+  std::vector<rules::PairCandidate> pods{wkr, ldr, d0};
+  auto plan = rules::plan_transfer(pods, options());
+  REQUIRE(plan.found);
+  CHECK(plan.prefill == "big-0-prefill-ldr-0");
+  CHECK(rules::multinode_workers(pods[0], pods[2]) == 1);
+  CHECK(rules::multinode_workers(pods[1], pods[2]) == 0);
+}
