@@ -268,6 +268,8 @@ void judge_nixl_pods(PodRun& run, const Options& options, report::Report& report
       }
       facts["backends"] = std::move(names);
       facts["backendSource"] = context.backends.source;
+      if (!context.backends.unknown.empty())
+        facts["backendUnknown"] = context.backends.unknown;  // a multinode worker pod, no leader
       boost::json::array kvbm;
       for (const auto& n : context.backends.kvbm) {
         kvbm.emplace_back(n);

@@ -22,19 +22,36 @@ namespace {
 
 // A multinode worker's worker pods run ray or sshd in their main container (dynamo-nixl.md §3.4):
 // the engine's command line, and so its KV backend flags, is the leader's, while the engine's
-// ranks on the worker pod's GPUs move KV with the same backends.
-void use_leader_backends(PodRun& run) {
+// ranks on the worker pod's GPUs move KV with the same backends. A worker pod that names no
+// backend itself and whose leader was not probed has an unknown choice, never the default.
+void use_leader_backends(PodRun& run, bool pods_named) {
   for (std::size_t i = 0; i < run.probed.size(); ++i) {
-    const auto* leader = kube::multinode_leader(run.pods, run.pods[i]);
-    if (leader == nullptr)
-      continue;
-    const auto& from = run.probed[static_cast<std::size_t>(leader - run.pods.data())];
+    const auto& pod = run.pods[i];
     auto& to = run.probed[i];
-    if (!from.parsed || !to.parsed)
+    if (pod.multinode != dynamo::MultinodePart::worker || !to.parsed)
       continue;
-    to.backends = from.backends;
-    if (!to.backends.is_default())
-      to.backends.source += " (on the leader, " + leader->name + ")";
+    const auto* leader = kube::multinode_leader(run.pods, pod);
+    const auto* from = leader == nullptr
+                           ? nullptr
+                           : &run.probed[static_cast<std::size_t>(leader - run.pods.data())];
+    if (from != nullptr && from->parsed) {
+      to.backends = from->backends;
+      if (!to.backends.is_default())
+        to.backends.source += " (on the leader, " + leader->name + ")";
+      continue;
+    }
+    if (!to.backends.is_default() || !to.backends.library_source.empty())
+      continue;  // the worker pod's own command line names them (SGLang runs the engine on each)
+    to.backends.unknown =
+        from != nullptr ? "its leader pod " + leader->name + " could not be probed"
+        : pod.multinode_group.empty()
+            ? "its leader pod could not be told from the labels"
+            : "its leader pod (group " + pod.multinode_group + ") is not among the probed pods";
+    to.backends.unknown_next =
+        from != nullptr ? "see why the leader pod " + leader->name + " was not probed"
+        : pods_named
+            ? "run without --pod, so that the leader pod is probed with it"
+            : "kubectl get pods -n " + pod.namespace_ + " -o wide (the leader pod is missing)";
   }
 }
 
@@ -65,7 +82,7 @@ Expected<PodRun> run_pods(const Options& options, const std::vector<std::string>
     }
     run.probed.push_back(std::move(p));
   }
-  use_leader_backends(run);
+  use_leader_backends(run, !options.targets.pods.empty());
   for (const auto& w : selection->warnings) {
     run.described += "; " + w;
   }

@@ -150,6 +150,28 @@ std::string not_running_reason(const PodInfo& pod, const json::object* metadata,
   return pod.ready ? "" : "not Ready";
 }
 
+std::string label(const PodInfo& pod, const char* key) {
+  auto found = pod.labels.find(key);
+  return found == pod.labels.end() ? std::string() : found->second;
+}
+
+// Leader or worker of a multinode worker (dynamo-nixl.md §3.4): under LWS by the worker index
+// (the group is the leader pod's name, <set>-<group index>), under Grove by the clique
+// (<group>-ldr / <group>-wkr), else by the pod name.
+void read_multinode(PodInfo& pod) {
+  if (auto index = label(pod, kLwsWorkerIndexLabel); !index.empty()) {
+    pod.multinode = index == "0" ? dynamo::MultinodePart::leader : dynamo::MultinodePart::worker;
+    const auto set = label(pod, kLwsNameLabel);
+    const auto group = label(pod, kLwsGroupIndexLabel);
+    pod.multinode_group = set.empty() || group.empty() ? std::string() : set + "-" + group;
+    return;
+  }
+  const std::string clique =
+      pod.labels.count(kGroveCliqueLabel) ? pod.labels.at(kGroveCliqueLabel) : pod.name;
+  pod.multinode = dynamo::multinode_part(clique);
+  pod.multinode_group = dynamo::multinode_group(clique);
+}
+
 PodInfo parse_pod(const json::object& object, const ContainerChoice& choice) {
   const auto* metadata = object_at(&object, "metadata");
   const auto* spec = object_at(&object, "spec");
@@ -179,10 +201,7 @@ PodInfo parse_pod(const json::object& object, const ContainerChoice& choice) {
   pod.command_line = std::move(command_line);
   pod.component = pod.labels.count(kComponentLabel) ? pod.labels.at(kComponentLabel) : "";
   pod.dgd = pod.labels.count(kDeploymentLabel) ? pod.labels.at(kDeploymentLabel) : "";
-  const std::string clique =
-      pod.labels.count(kGroveCliqueLabel) ? pod.labels.at(kGroveCliqueLabel) : pod.name;
-  pod.multinode = dynamo::multinode_part(clique);
-  pod.multinode_group = dynamo::multinode_group(clique);
+  read_multinode(pod);
   bool running = false;
   const auto container_reason = container_state_reason(
       find_named(array_at(status, "containerStatuses"), pod.container), running);

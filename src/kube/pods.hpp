@@ -17,6 +17,12 @@ inline constexpr const char* kComponentTypeLabel = "nvidia.com/dynamo-component-
 inline constexpr const char* kSubComponentTypeLabel = "nvidia.com/dynamo-sub-component-type";
 inline constexpr const char* kComponentLabel = "nvidia.com/dynamo-component";
 inline constexpr const char* kGroveCliqueLabel = "grove.io/podclique";  // <group>-ldr / <group>-wkr
+// LeaderWorkerSet's pod labels (kubernetes-sigs/lws api/leaderworkerset/v1): the set's name, the
+// group's index, and the pod's index in its group (the leader's is always "0"; the leader pod is
+// named <set>-<group index>, its workers <set>-<group index>-<worker index>).
+inline constexpr const char* kLwsNameLabel = "leaderworkerset.sigs.k8s.io/name";
+inline constexpr const char* kLwsGroupIndexLabel = "leaderworkerset.sigs.k8s.io/group-index";
+inline constexpr const char* kLwsWorkerIndexLabel = "leaderworkerset.sigs.k8s.io/worker-index";
 
 struct ContainerChoice {
   std::string name = "main"; // the container the Dynamo operator creates
@@ -39,8 +45,9 @@ struct PodInfo {
   std::map<std::string, std::string> spec_env; // its env with literal values, as in the spec
   bool host_ipc = false;  // spec.hostIPC: the pod shares the node's IPC namespace
   bool host_pid = false;  // spec.hostPID: and its PID namespace
-  // A multinode worker's leader or worker pod (Grove clique label, else the pod name), and the
-  // group the leader shares with its workers; single and "" otherwise.
+  // A multinode worker's leader or worker pod (LWS worker-index label, else the Grove clique
+  // label, else the pod name), and the group the leader shares with its workers ("" when it
+  // cannot be told); single and "" otherwise.
   dynamo::MultinodePart multinode = dynamo::MultinodePart::single;
   std::string multinode_group;
   std::string container;      // chosen; "" when -c names a container the pod lacks

@@ -33,6 +33,11 @@ struct KvBackends {
   std::string source = "default";         // where they were read: "TRTLLM_NIXL_KVCACHE_BACKEND", ...
   std::vector<std::string> kvbm;          // KVBM's backends (DYN_KVBM_NIXL_BACKEND_<NAME>=true)
   bool is_default() const { return source == "default"; }
+  // Why the choice could not be read, when it could not: a multinode worker's worker pod runs
+  // ray or sshd, the engine's command line (and its backend flags) is its leader's, and the
+  // leader was not probed. names then hold only the framework's default, which nothing vouches for.
+  std::string unknown;
+  std::string unknown_next;                  // what settles it
   bool uses(const std::string& name) const;  // the KV transfer uses it
   std::string joined() const;                // "UCX" | "LIBFABRIC, UCX"
   std::string path() const;                  // "NIXL with UCX" | "UCX directly, not NIXL"

@@ -54,6 +54,8 @@ Finding backend_plugin(const NixlFacts& f, const std::string& backend, const KvB
   const std::string why =
       !chosen.uses(backend)
           ? " (KVBM backend, " + std::string(dynamo::kKvbmBackendPrefix) + backend + ")"
+      : !chosen.unknown.empty()
+          ? " (the framework's default, assumed: the engine's choice is unknown)"
       : chosen.is_default() ? ""
                             : " (backend set by " + chosen.source + ")";
   const auto* dir = f.active_plugin_dir();
@@ -146,12 +148,29 @@ std::string no_transfer_tool_next() {
          "--test-image <that image> (prints the kubectl debug commands that run it)";
 }
 
+namespace {
+
+// The KV path this pod's engine uses: information, unless the choice is unknown (a multinode
+// worker pod without its leader), which no check below can make ok.
+Finding kv_transfer(const KvBackends& b) {
+  if (b.unknown.empty())
+    return nixl_finding("kv transfer", Status::ok, kv_transfer_text(b, "the pod"), {}, false);
+  return nixl_finding("kv transfer", Status::warn,
+                      "KV backend unknown: this is a multinode worker's worker pod (ray/sshd; the "
+                      "engine's command line and its backend flags are the leader's), and " +
+                          b.unknown +
+                          "; NIXL plugins are checked for the framework's default (" +
+                          b.joined() + ")",
+                      b.unknown_next);
+}
+
+}  // namespace
+
 std::vector<Finding> judge_nixl(const NixlFacts& f, const NixlContext& ctx) {
   if (!f.probed)
     return {nixl_finding("install", Status::skipped,
                          "the NIXL probe did not run (script cut short)")};
-  std::vector<Finding> out{nixl_finding("kv transfer", Status::ok, kv_transfer_text(ctx.backends, "the pod"), {}, false),
-                           install(f)};
+  std::vector<Finding> out{kv_transfer(ctx.backends), install(f)};
   if (f.nixl_found())
     for (const auto& backend : ctx.backends.plugins_needed())
       out.push_back(backend_plugin(f, backend, ctx.backends));

@@ -18,11 +18,12 @@ struct NixlContext {
   std::string no_tool_next;
 };
 
-// Findings, names in order: "kv transfer" (ok, optional: the KV path, nixl_backend.hpp), "install", "<backend> plugin" (one per backend), "python import" (when python3
-// exists), "versions" (optional), "efa" (EFA devices only), "ucx copies", "tools" (optional),
-// "transfer" (skipped, optional, only when no test tool exists; never ok). When the framework
-// moves KV without NIXL (KvBackends::via_nixl() false), install, plugin and import findings are
-// optional: a fail among them reads as a warn.
+// Findings, names in order: "kv transfer" (ok, optional: the KV path, nixl_backend.hpp; a required
+// warn when KvBackends::unknown), "install", "<backend> plugin" (one per backend), "python import"
+// (when python3 exists), "versions" (optional), "efa" (EFA devices only), "ucx copies", "tools"
+// (optional), "transfer" (skipped, optional, only when no test tool exists; never ok). When the
+// framework moves KV without NIXL (KvBackends::via_nixl() false), install, plugin and import
+// findings are optional: a fail among them reads as a warn.
 std::vector<report::Finding> judge_nixl(const probe::NixlFacts& facts, const NixlContext& ctx);
 
 // The generic next step for an image without nixlbench, nixl_test or ucx_perftest.

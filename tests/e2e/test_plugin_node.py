@@ -311,5 +311,42 @@ class TestMultinode(NodeMixin, unittest.TestCase):
             self.assertEqual(harness.only_reads(c.request_log()), [])
 
 
+class TestMultinodeLws(NodeMixin, unittest.TestCase):
+    """LeaderWorkerSet's leader and worker pods: named by worker-index; a worker pod without its
+    leader has an unknown KV backend (its own command line is `ray start`), never the default's ok."""
+    SCENARIO = "node-multinode-lws"
+    SET = SCENARIO + "-vllmdecodeworker-0"
+
+    def test_leader_and_worker_are_probed_and_named(self):
+        ldr, wkr = self.SET + "-0", self.SET + "-0-1"
+        with harness.FakeCluster(self.SCENARIO) as c:
+            rc, doc, err, _ = self.run_json(c, "1.31", ["--deployment", self.SCENARIO, "-n", "dynamo"])
+            parts = {t["name"]: (t["role"], t.get("multinode")) for t in doc["targets"]}
+            self.assertEqual(parts, {ldr: ("decode", "leader"), wkr: ("decode", "worker"),
+                                     self.SCENARIO + "-vllmprefillworker-6b8f9c7d5-x2k4q": ("prefill", None)})
+            rc, out, err = c.run_plugin("1.31", ["nixl", "--deployment", self.SCENARIO, "-n", "dynamo",
+                                                 "-o", "json"])[:3]
+            doc = harness.json_doc(self, rc, out, err)
+            got = statuses(doc)
+            self.assertEqual(got[wkr].get("LIBFABRIC plugin"), FAIL, got[wkr])
+            self.assertNotIn("UCX plugin", got[wkr])
+            self.assertIn("(on the leader, " + ldr + ")", harness.details(doc)[(wkr, "kv transfer")])
+            self.assertEqual(harness.only_reads(c.request_log()), [])
+
+    def test_worker_pod_alone_is_never_ok_on_the_default_backend(self):
+        wkr = self.SET + "-0-1"
+        with harness.FakeCluster(self.SCENARIO) as c:
+            rc, out, err = c.run_plugin("1.32", ["nixl", "--pod", wkr, "-n", "dynamo", "-o", "json"])[:3]
+            doc = harness.json_doc(self, rc, out, err)
+            got = statuses(doc)[wkr]
+            self.assertEqual(got.get("kv transfer"), WARN, got)
+            detail = harness.details(doc)[(wkr, "kv transfer")]
+            self.assertIn("KV backend unknown", detail)
+            self.assertIn("group " + self.SET + "-0", detail)
+            self.assertNotEqual(doc["verdict"]["status"], "surface-ok", doc["verdict"])
+            self.assertNotEqual(rc, VERDICT_RC["surface-ok"])
+            self.assertEqual(harness.only_reads(c.request_log()), [])
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -113,6 +113,25 @@ TEST_CASE("Grove multinode: leader and worker cliques are both targets") {
   CHECK(multinode_leader({targets[1]}, targets[1]) == nullptr);  // its leader not selected
 }
 
+TEST_CASE("LeaderWorkerSet multinode: worker-index 0 leads, the group is the leader pod's name") {
+  const auto targets = select_targets(load("lws_multinode.json"), false);
+  REQUIRE(targets.size() == 4);
+  const auto& leader = by_name(targets, "big-vllmdecodeworker-0-0");
+  const auto& worker = by_name(targets, "big-vllmdecodeworker-0-0-1");
+  CHECK(leader.multinode == dynamo::MultinodePart::leader);
+  CHECK(worker.multinode == dynamo::MultinodePart::worker);
+  CHECK(leader.multinode_group == "big-vllmdecodeworker-0-0");
+  CHECK(worker.multinode_group == leader.name);
+  CHECK(multinode_leader(targets, worker) == &leader);
+  const auto& orphan = by_name(targets, "big-vllmdecodeworker-0-1-1");  // group 1: no leader here
+  CHECK(orphan.multinode == dynamo::MultinodePart::worker);
+  CHECK(multinode_leader(targets, orphan) == nullptr);
+  const auto& unnamed = by_name(targets, "stray-1");  // no set name: the group cannot be told
+  CHECK(unnamed.multinode == dynamo::MultinodePart::worker);
+  CHECK(unnamed.multinode_group.empty());
+  CHECK(multinode_leader(targets, unnamed) == nullptr);
+}
+
 TEST_CASE("pods that cannot be probed say why and what to run next") {
   const auto pods = load("not_probeable.json");
   const auto& unschedulable = by_name(pods, "nb-prefill-1");

@@ -71,6 +71,29 @@ TEST_CASE("nixl rules: UCX plugin missing while UCX is the backend fails") {
       "NIXL cannot create the LIBFABRIC backend (backend set by TRTLLM_NIXL_KVCACHE_BACKEND)"));
 }
 
+TEST_CASE("nixl rules: a backend choice that could not be read is a required warn, not ok") {
+  const auto f = wheel_install();
+  const auto known = rules::judge_nixl(f, {});
+  REQUIRE(find(known, "kv transfer"));
+  CHECK(find(known, "kv transfer")->status == Status::ok);
+  CHECK_FALSE(find(known, "kv transfer")->required);  // information only
+  rules::NixlContext orphan;  // a multinode worker pod whose leader was not probed
+  orphan.backends.unknown =
+      "its leader pod (group big-vllmdecodeworker-0-1) is not among the probed pods";
+  orphan.backends.unknown_next = "run without --pod, so that the leader pod is probed with it";
+  const auto out = rules::judge_nixl(f, orphan);
+  const auto* kv = find(out, "kv transfer");
+  REQUIRE(kv);
+  CHECK(kv->status == Status::warn);
+  CHECK(kv->required);
+  CHECK(kv->detail.starts_with("KV backend unknown: "));
+  CHECK(kv->detail.find("group big-vllmdecodeworker-0-1") != std::string::npos);
+  CHECK(kv->next == orphan.backends.unknown_next);
+  CHECK(
+      find(out, "UCX plugin")
+          ->detail.ends_with("(the framework's default, assumed: the engine's choice is unknown)"));
+}
+
 TEST_CASE("nixl rules: one plugin finding per backend the pod uses") {
   auto f = wheel_install();
   f.plugin_dirs[0].plugins = {"UCX", "POSIX"};
