@@ -1,6 +1,7 @@
 #include "check/next_commands.hpp"
 
 #include "rules/pairing.hpp"
+#include "util/text.hpp"
 
 #include <array>
 #include <string_view>
@@ -12,12 +13,6 @@ namespace {
 constexpr std::array<std::string_view, 10> kPodTools{
     "nvidia-smi", "ucx_info", "ibv_devinfo", "ibstat",  "ls",
     "cat",        "grep",     "ip",          "fi_info", "python3"};
-
-void replace_all(std::string& text, std::string_view from, const std::string& to) {
-  for (auto at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
-    text.replace(at, from.size(), to);
-  }
-}
 
 std::vector<std::string> split_segments(const std::string& text) {
   std::vector<std::string> out;
@@ -92,12 +87,11 @@ std::string trimmed_lead(std::string lead) {
 
 std::string fill_placeholders(std::string next, const PodPlace& place) {
   if (!place.node.empty()) {
-    replace_all(next, "<node>", place.node);
-    replace_all(next, "on the node", "on node " + place.node);
+    next = text::replace_all(next, "<node>", place.node);
+    next = text::replace_all(next, "on the node", "on node " + place.node);
   }
-  replace_all(next, "<pod>", place.pod);
-  replace_all(next, "<namespace>", place.namespace_);
-  return next;
+  next = text::replace_all(next, "<pod>", place.pod);
+  return text::replace_all(next, "<namespace>", place.namespace_);
 }
 
 // `kubectl debug|get|logs ...` carry the user's context and flags; `kubectl dynamo-icheck`

@@ -57,9 +57,8 @@ std::size_t node_hcas(const NodeFacts& f) {
 
 // One uverbs node per HCA: as many as the node's HCAs (or one HCA, or none) leave no doubt.
 bool some_of_the_hcas(const NodeFacts& f) {
-  auto nodes = std::count_if(f.dev_infiniband.begin(), f.dev_infiniband.end(),
-                             [](const std::string& e) { return e.starts_with("uverbs"); });
-  return nodes > 0 && static_cast<std::size_t>(nodes) < node_hcas(f);
+  const auto nodes = f.uverbs_nodes();
+  return nodes > 0 && nodes < node_hcas(f);
 }
 
 // Only when the map names at least one sysfs HCA as the pod's: otherwise "unknown", never "none".

@@ -38,6 +38,12 @@ std::vector<const TopoRow*> Topology::nic_rows() const {
   return out;
 }
 
+std::size_t NodeFacts::uverbs_nodes() const {
+  return static_cast<std::size_t>(
+      std::count_if(dev_infiniband.begin(), dev_infiniband.end(),
+                    [](const std::string& e) { return e.starts_with("uverbs"); }));
+}
+
 const Tool* NodeFacts::tool(const std::string& name) const {
   auto it = tools.find(name);
   return it == tools.end() ? nullptr : &it->second;

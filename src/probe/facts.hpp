@@ -327,6 +327,8 @@ struct NodeFacts {
   PlatformFacts platform;
 
   const Tool* tool(const std::string& name) const;
+  // The pod's /dev/infiniband/uverbs* nodes: one per HCA it can open.
+  std::size_t uverbs_nodes() const;
 };
 
 }  // namespace icheck::probe

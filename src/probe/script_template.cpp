@@ -1,5 +1,7 @@
 #include "probe/script_template.hpp"
 
+#include "util/text.hpp"
+
 namespace icheck::probe {
 
 std::string fill_env_patterns(std::string_view script, std::string_view placeholder,
@@ -12,11 +14,7 @@ std::string fill_env_patterns(std::string_view script, std::string_view placehol
 
 std::string fill_every(std::string_view script, std::string_view placeholder,
                        std::string_view value) {
-  std::string out(script);
-  for (auto at = out.find(placeholder); at != std::string::npos;
-       at = out.find(placeholder, at + value.size()))
-    out.replace(at, placeholder.size(), value);
-  return out;
+  return text::replace_all(script, placeholder, value);
 }
 
 } // namespace icheck::probe

@@ -44,7 +44,8 @@ boost::json::value shown_json(const boost::json::value& value, Medium medium) {
 }
 
 void show(Target& target, Medium medium) {
-  for (auto* text : {&target.name, &target.namespace_, &target.role, &target.node, &target.summary})
+  for (auto* text : {&target.name, &target.namespace_, &target.role, &target.multinode,
+                     &target.node, &target.summary})
     show(*text, medium);
   for (auto& f : target.findings) {
     for (auto* text : {&f.name, &f.detail, &f.next})

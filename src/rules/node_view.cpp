@@ -197,8 +197,7 @@ const std::string allocation_next =
 std::string allocation_unknown(const probe::NodeFacts& f) {
   if (f.allocation_known)
     return {};
-  auto nodes = std::count_if(f.dev_infiniband.begin(), f.dev_infiniband.end(),
-                             [](const std::string& e) { return e.starts_with("uverbs"); });
+  const auto nodes = f.uverbs_nodes();
   return "which HCAs are the pod's is unknown (" + uverbs_map_problem(f) + "; " +
          std::to_string(nodes) + " uverbs node" + (nodes == 1 ? "" : "s") + " for " +
          std::to_string(rdma_devices(f).list->size()) + " HCAs)";

@@ -17,17 +17,12 @@ struct RdmaState {
   std::string why;  // "mlx5_0..7:1 Active", "no /dev/infiniband/uverbs*", ...
 };
 
-bool has_uverbs(const probe::NodeFacts& f) {
-  return std::any_of(f.dev_infiniband.begin(), f.dev_infiniband.end(),
-                     [](const std::string& e) { return e.starts_with("uverbs"); });
-}
-
 // The RDMA ports this pod can open: its uverbs nodes, and the Active ports of its HCAs (sysfs
 // keeps only the allocated ones when the uverbs map is known).
 RdmaState rdma_state(const probe::NodeFacts& f) {
   if (node::cut_before(f, "dev_infiniband"))
     return {Rdma::unknown, "the probe's output was cut before /dev/infiniband was listed"};
-  if (!has_uverbs(f))
+  if (f.uverbs_nodes() == 0)
     return {Rdma::none, f.dev_infiniband_present ? "no /dev/infiniband/uverbs*"
                                                  : "no /dev/infiniband (no RDMA device mounted)"};
   std::vector<std::string> active;

@@ -108,4 +108,13 @@ std::string flag_value(std::string_view line, std::string_view flag) {
   return {};
 }
 
+std::string replace_all(std::string_view s, std::string_view from, std::string_view to) {
+  std::string out(s);
+  if (from.empty())
+    return out;
+  for (auto at = out.find(from); at != std::string::npos; at = out.find(from, at + to.size()))
+    out.replace(at, from.size(), to);
+  return out;
+}
+
 }  // namespace icheck::text

@@ -26,5 +26,8 @@ bool contains(std::string_view s, std::string_view part);
 // The word after `flag` (as `flag VALUE` or `flag=VALUE`) in a command line joined by spaces,
 // without the quotes around it; "" when the flag is absent or has no value.
 std::string flag_value(std::string_view line, std::string_view flag);
+// `s` with every `from` replaced by `to`, left to right (a `to` that holds `from` is not
+// replaced again).
+std::string replace_all(std::string_view s, std::string_view from, std::string_view to);
 
 }  // namespace icheck::text

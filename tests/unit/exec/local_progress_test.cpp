@@ -1,28 +1,14 @@
-#include <doctest/doctest.h>
-
-#include <cstdio>
-#include <string>
-
 #include "exec/local.hpp"
 #include "exec/progress.hpp"
+#include "file_text.hpp"
+
+#include <cstdio>
+#include <doctest/doctest.h>
+#include <string>
 
 using namespace std::chrono_literals;
 using icheck::exec::ProgressLine;
 using icheck::exec::run_local;
-
-namespace {
-
-std::string contents(std::FILE* file) {
-  std::fflush(file);
-  std::rewind(file);
-  std::string text;
-  char buf[256];
-  std::size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, file)) > 0) text.append(buf, n);
-  return text;
-}
-
-}  // namespace
 
 TEST_CASE("--local runs the script with /bin/sh") {
   const auto r = run_local("echo \"$0\"; uname -s; echo warn >&2; exit 5");
@@ -49,7 +35,8 @@ TEST_CASE("progress line rewrites itself and clears at the end") {
     line.update(9, 10);
     line.update(10, 10);
   }
-  CHECK(contents(file) == "\rprobed 9/10 pods\rprobed 10/10 pods\r                 \r");
+  CHECK(icheck::test::file_text(file) ==
+        "\rprobed 9/10 pods\rprobed 10/10 pods\r                 \r");
   std::fclose(file);
 }
 
@@ -60,7 +47,7 @@ TEST_CASE("progress line pads over a longer previous line") {
     ProgressLine line(file, "probed", "pods", true);
     line.update(10, 10);
     line.update(9, 9);
-    CHECK(contents(file) == "\rprobed 10/10 pods\rprobed 9/9 pods  ");
+    CHECK(icheck::test::file_text(file) == "\rprobed 10/10 pods\rprobed 9/9 pods  ");
   }
   std::fclose(file);
 }
@@ -73,6 +60,6 @@ TEST_CASE("progress line is silent when not on a terminal") {
     CHECK_FALSE(line.active());
     line.callback()(1, 2);
   }
-  CHECK(contents(file) == "");
+  CHECK(icheck::test::file_text(file) == "");
   std::fclose(file);
 }

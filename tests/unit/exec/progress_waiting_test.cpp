@@ -1,5 +1,6 @@
 #include "exec/fanout.hpp"
 #include "exec/progress.hpp"
+#include "file_text.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -11,17 +12,6 @@ using icheck::exec::ProgressLine;
 using icheck::exec::waiting_line;
 
 namespace {
-
-std::string contents(std::FILE* file) {
-  std::fflush(file);
-  std::rewind(file);
-  std::string text;
-  char buf[256];
-  std::size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, file)) > 0)
-    text.append(buf, n);
-  return text;
-}
 
 const std::vector<std::string> kWaiting{"vllm-decode-2", "vllm-decode-5", "vllm-decode-11"};
 
@@ -62,10 +52,10 @@ TEST_CASE("progress line with named jobs draws at once and drops each finished j
     line.finished(2);
     line.callback()(3, 3);
   }
-  CHECK(contents(file) == "\rwaiting for 3 of 3 pods: a, b, c"
-                          "\rwaiting for 2 of 3 pods: a, c   "
-                          "\r                                "
-                          "\r                                \r");
+  CHECK(icheck::test::file_text(file) == "\rwaiting for 3 of 3 pods: a, b, c"
+                                         "\rwaiting for 2 of 3 pods: a, c   "
+                                         "\r                                "
+                                         "\r                                \r");
   std::fclose(file);
 }
 
@@ -83,7 +73,7 @@ TEST_CASE("named jobs through a real fan-out end with nothing waited on") {
     icheck::exec::FanoutOptions options{4, line.callback()};
     icheck::exec::parallel_for(20, options, [&](std::size_t i) { line.finished(i); });
   }
-  const auto text = contents(file);
+  const auto text = icheck::test::file_text(file);
   CHECK(text.starts_with("\rwaiting for 20 of 20 pods: pod-0, pod-1,"));
   CHECK(text.find("waiting for 0") == std::string::npos);
   std::vector<int> counts;
@@ -111,7 +101,7 @@ TEST_CASE("named jobs through a one-worker fan-out count down to the last pod") 
     icheck::exec::FanoutOptions options{1, line.callback()};
     icheck::exec::parallel_for(3, options, [&](std::size_t i) { line.finished(i); });
   }
-  const auto text = contents(file);
+  const auto text = icheck::test::file_text(file);
   CHECK(text.find("waiting for 2 of 3 pods: pod-1, pod-2") != std::string::npos);
   CHECK(text.find("waiting for 1 of 3 pods: pod-2") != std::string::npos);
   CHECK(text.find("waiting for 0") == std::string::npos);

@@ -54,3 +54,11 @@ TEST_CASE("text: upper, and a flag's value in a command line") {
   CHECK(text::flag_value("x --extra-engine-args-file a", "--extra-engine-args").empty());  // another flag
   CHECK(text::flag_value("x --extra-engine-args", "--extra-engine-args").empty());
 }
+
+TEST_CASE("replace_all: every occurrence, left to right, never the replacement again") {
+  CHECK(icheck::text::replace_all("<pod> on <node>; <pod>", "<pod>", "p-0") ==
+        "p-0 on <node>; p-0");
+  CHECK(icheck::text::replace_all("aa", "a", "aa") == "aaaa");
+  CHECK(icheck::text::replace_all("abc", "", "x") == "abc");
+  CHECK(icheck::text::replace_all("", "a", "b").empty());
+}
