@@ -9,7 +9,7 @@
 
 #include "probe/node_probe.hpp"
 #include "probe/node_script.hpp"
-#include "probe/nixl_script.hpp"
+#include "probe/nixl/nixl_script.hpp"
 #include "probe/parsers.hpp"
 #include "run_shell.hpp"
 

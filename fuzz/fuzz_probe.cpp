@@ -1,7 +1,7 @@
 // The probes' sectioned output (every tool parser behind it runs on its section), and each
 // tool parser on the whole input as well, so a seed from one tool's fixture reaches it directly.
 #include "fuzz_input.hpp"
-#include "probe/nixl_facts.hpp"
+#include "probe/nixl/nixl_facts.hpp"
 #include "probe/node_probe.hpp"
 #include "probe/parsers.hpp"
 #include "probe/sections.hpp"

@@ -1,6 +1,6 @@
 // The transfer tools' outputs: nixlbench and ucx_perftest tables, and the failure detector.
 #include "fuzz_input.hpp"
-#include "probe/transfer_output.hpp"
+#include "probe/transfer/transfer_output.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const auto input = icheck::fuzz::text(data, size);

@@ -66,6 +66,6 @@ else
   echo "release: linux/arm64 not built; missing here:" >&2
   echo "$missing" | sed 's/^/  - /' >&2
 fi
-python3 tools/krew_manifest.py krew-manifest/dynamo-icheck.yaml "v$version" "$base_url" \
+/usr/bin/python3 tools/krew_manifest.py krew-manifest/dynamo-icheck.yaml "v$version" "$base_url" \
   dist/*.tar.gz >dist/dynamo-icheck.yaml
 echo "release: dist/dynamo-icheck.yaml (krew manifest, v$version, $(ls dist/*.tar.gz | wc -l) platform(s))"

@@ -6,7 +6,7 @@
 #include "check/node_check.hpp"
 #include "check/pod_pipeline.hpp"
 #include "recipe/load.hpp"
-#include "rules/cross_pod.hpp"
+#include "rules/pair/cross_pod.hpp"
 
 namespace icheck::check {
 namespace {

@@ -3,8 +3,8 @@
 #include "check/env_facts.hpp"
 #include "recipe/load.hpp"
 #include "recipe/shape.hpp"
-#include "rules/env_rules.hpp"
-#include "rules/pairing.hpp"
+#include "rules/env/env_rules.hpp"
+#include "rules/pair/pairing.hpp"
 #include "util/join.hpp"
 
 namespace icheck::check {

@@ -3,7 +3,7 @@
 #include "check/env_check.hpp"
 #include "check/pod_pipeline.hpp"
 #include "recipe/load.hpp"
-#include "rules/env_live.hpp"
+#include "rules/env/env_live.hpp"
 
 #include <algorithm>
 #include <cctype>

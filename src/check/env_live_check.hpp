@@ -3,7 +3,7 @@
 #include "kube/pods.hpp"
 #include "probe/facts.hpp"
 #include "recipe/model.hpp"
-#include "rules/nixl_backend.hpp"
+#include "rules/nixl/nixl_backend.hpp"
 #include "report/model.hpp"
 #include "util/expected.hpp"
 

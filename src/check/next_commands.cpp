@@ -1,6 +1,6 @@
 #include "check/next_commands.hpp"
 
-#include "rules/pairing.hpp"
+#include "rules/pair/pairing.hpp"
 #include "util/text.hpp"
 
 #include <array>

@@ -3,9 +3,9 @@
 #include "check/next_commands.hpp"
 #include "check/pod_pipeline.hpp"
 #include "check/transfer_run.hpp"
-#include "rules/nixl_rules.hpp"
-#include "rules/pairing.hpp"
-#include "rules/transfer_rules.hpp"
+#include "rules/nixl/nixl_rules.hpp"
+#include "rules/pair/pairing.hpp"
+#include "rules/transfer/transfer_rules.hpp"
 
 #include <algorithm>
 #include <cstdio>

@@ -5,7 +5,7 @@
 #include "dynamo/role.hpp"
 #include "probe/node_probe.hpp"
 #include "probe/node_script.hpp"
-#include "rules/node.hpp"
+#include "rules/node/node.hpp"
 
 namespace icheck::check {
 namespace {

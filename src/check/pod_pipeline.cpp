@@ -4,10 +4,10 @@
 #include "check/pod_targets.hpp"
 #include "check/recipe_targets.hpp"
 #include "outside/argv.hpp"
-#include "probe/nixl_script.hpp"
+#include "probe/nixl/nixl_script.hpp"
 #include "probe/node_probe.hpp"
 #include "probe/node_script.hpp"
-#include "rules/same_node.hpp"
+#include "rules/pair/same_node.hpp"
 
 namespace icheck::check {
 

@@ -6,8 +6,8 @@
 #include "check/options.hpp"
 #include "check/pod_probe.hpp"
 #include "probe/facts.hpp"
-#include "probe/nixl_facts.hpp"
-#include "rules/nixl_backend.hpp"
+#include "probe/nixl/nixl_facts.hpp"
+#include "rules/nixl/nixl_backend.hpp"
 #include "report/model.hpp"
 #include "util/expected.hpp"
 
@@ -41,7 +41,7 @@ Expected<PodRun> run_pods(const Options& options, const std::vector<std::string>
 void start_report(const PodRun& run, report::Report& report);
 
 // node, nixl and all: a prefill and a decode pod on one node without RDMA in both
-// (rules/same_node.hpp) get a "same node" finding; pods that could not be probed are left out.
+// (rules/pair/same_node.hpp) get a "same node" finding; pods that could not be probed are left out.
 void add_same_node_findings(PodRun& run);
 
 // Moves each probed pod's target into the report, its next steps made runnable as printed

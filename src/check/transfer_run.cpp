@@ -3,7 +3,7 @@
 #include "exec/child.hpp"
 #include "exec/fanout.hpp"
 #include "kube/exec_failure.hpp"
-#include "probe/transfer_output.hpp"
+#include "probe/transfer/transfer_output.hpp"
 #include "util/text.hpp"
 
 #include <thread>

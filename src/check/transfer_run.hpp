@@ -6,8 +6,8 @@
 // kubectl's stdin, killed or not). Pairs run a few at a time, never two on one node at once
 // (they would share its NICs). Only exec::run_child spawns.
 
-#include "rules/pairing.hpp"
-#include "rules/transfer_rules.hpp"
+#include "rules/pair/pairing.hpp"
+#include "rules/transfer/transfer_rules.hpp"
 
 #include <chrono>
 #include <cstddef>

@@ -3,8 +3,8 @@
 // Parsers fill them from raw text; rules (src/rules) judge them. Every optional / "found"
 // flag exists so a rule can tell "could not see" (skipped) from "saw a bad value" (fail).
 
-#include "probe/limit_facts.hpp"
-#include "probe/platform_facts.hpp"
+#include "probe/rdma_access/limit_facts.hpp"
+#include "probe/platform/platform_facts.hpp"
 
 #include <cstdint>
 #include <map>
@@ -54,7 +54,7 @@ struct IbPort {
   std::optional<int> sm_lid;
   std::string netdev;            // from sysfs device/net or ibdev2netdev
   std::optional<bool> netdev_up; // netdev operstate / ibdev2netdev (Up)/(Down)
-  // InfiniBand only: the adapter model's lane speed at the port's width (see probe/adapters.hpp);
+  // InfiniBand only: the adapter model's lane speed at the port's width (see probe/fabric/adapters.hpp);
   // what a bandwidth judgement should expect of this port. nullopt: model or link layer unknown.
   std::optional<double> expected_gbps;
 };
@@ -65,7 +65,7 @@ struct IbDevice {
   std::string ca_type;           // "MT4129" (hca_type / CA type / vendor_part_id)
   std::string fw;                // firmware version
   std::string board_id;          // PSID, e.g. MT_0000000838 (sysfs board_id)
-  std::string model;             // ConnectX-7, from ca_type (probe/adapters.hpp); empty if unknown
+  std::string model;             // ConnectX-7, from ca_type (probe/fabric/adapters.hpp); empty if unknown
   std::string node_guid;
   std::string pci_address;       // 0000:1a:00.0 (basename of the device link)
   std::optional<int> numa_node;  // -1 in sysfs means unknown -> nullopt
@@ -121,7 +121,7 @@ struct PodAddresses {
 };
 
 // ---------------------------------------------------------------------------- rdma access
-// LimitValue, Memlock: probe/limit_facts.hpp
+// LimitValue, Memlock: probe/rdma_access/limit_facts.hpp
 
 // ---------------------------------------------------------------------------- gpudirect
 

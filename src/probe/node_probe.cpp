@@ -1,10 +1,10 @@
 #include "probe/node_probe.hpp"
 
 #include "dynamo/transport_vars.hpp"
-#include "probe/fabric_parsers.hpp"
+#include "probe/fabric/fabric_parsers.hpp"
 #include "probe/parsers.hpp"
 #include "outside/mask.hpp"
-#include "probe/platform_parsers.hpp"
+#include "probe/platform/platform_parsers.hpp"
 #include "util/text.hpp"
 
 #include <algorithm>

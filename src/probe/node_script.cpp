@@ -1,7 +1,7 @@
 #include "probe/node_script.hpp"
 
 #include "dynamo/transport_vars.hpp"
-#include "probe/nixl_script.hpp"
+#include "probe/nixl/nixl_script.hpp"
 #include "probe/script_template.hpp"
 
 #include <algorithm>

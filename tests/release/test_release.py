@@ -25,6 +25,8 @@ DIST = os.environ.get("ICHECK_DIST", os.path.join(ROOT, "dist"))
 MANIFEST = os.path.join(DIST, "dynamo-icheck.yaml")
 sys.path.insert(0, os.path.join(ROOT, "tests", "e2e"))
 import kubectl_finder  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import safe_tar  # noqa: E402
 
 SKIP = 77
 
@@ -54,8 +56,7 @@ def krew_install(platform, archive, krew_root):
     dir, move each `files` match (from: glob, to: dir) into the store, link bin into bin/."""
     name, version = "dynamo-icheck", load_manifest()["spec"]["version"]
     staging = tempfile.mkdtemp(dir=krew_root)
-    with tarfile.open(archive) as t:
-        t.extractall(staging, filter="data")
+    safe_tar.extract_all(archive, staging)
     store = os.path.join(krew_root, "store", name, version)
     os.makedirs(store)
     for rule in platform["files"]:
@@ -125,7 +126,7 @@ class Manifest(unittest.TestCase):
             arch = p["selector"]["matchLabels"]["arch"]
             with tempfile.TemporaryDirectory() as d, \
                     tarfile.open(os.path.join(DIST, os.path.basename(p["uri"]))) as t:
-                t.extractall(d, filter="data")
+                safe_tar.extract_all(t, d)
                 info = subprocess.run(["file", "-b", os.path.join(d, p["bin"])],
                                       capture_output=True, text=True).stdout
                 self.assertIn("statically linked", info, arch)
@@ -156,7 +157,7 @@ class ForeignArch(unittest.TestCase):
                                   % (" or ".join(QEMU.get(arch, ("qemu",))), arch))
                 with tempfile.TemporaryDirectory() as d, \
                         tarfile.open(os.path.join(DIST, os.path.basename(p["uri"]))) as t:
-                    t.extractall(d, filter="data")
+                    safe_tar.extract_all(t, d)
                     exe = os.path.join(d, p["bin"])
                     r = subprocess.run([qemu, exe, "version"], capture_output=True, text=True, timeout=60)
                     self.assertEqual(r.returncode, 0, r.stderr)

@@ -1,6 +1,6 @@
 #include "fixture.hpp"
-#include "probe/adapters.hpp"
-#include "probe/fabric_parsers.hpp"
+#include "probe/fabric/adapters.hpp"
+#include "probe/fabric/fabric_parsers.hpp"
 #include "probe/node_probe.hpp"
 #include "probe/node_script.hpp"
 #include "probe/parsers.hpp"

@@ -2,7 +2,7 @@
 // kubectl goes away, so the script's watchdog kills it and everything it started once the
 // budget the plugin put first (with_deadline) has passed.
 
-#include "probe/nixl_script.hpp"
+#include "probe/nixl/nixl_script.hpp"
 #include "probe/node_script.hpp"
 #include "probe/sections.hpp"
 #include "run_shell.hpp"

@@ -2,7 +2,7 @@
 #include "probe/node_probe.hpp"
 #include "probe/node_script.hpp"
 #include "probe/parsers.hpp"
-#include "probe/platform_parsers.hpp"
+#include "probe/platform/platform_parsers.hpp"
 #include "probe/sections.hpp"
 #include "run_shell.hpp"
 

@@ -1,8 +1,8 @@
 // The NIXL probe fragment: it runs under dash and busybox ash, and its sections parse into
 // NixlFacts. Probe outputs below are synthetic: the fragment's own section grammar filled
 // with the layouts of dynamo-nixl.md §4.5.
-#include "probe/nixl_facts.hpp"
-#include "probe/nixl_script.hpp"
+#include "probe/nixl/nixl_facts.hpp"
+#include "probe/nixl/nixl_script.hpp"
 #include "probe/node_script.hpp"
 #include "probe/sections.hpp"
 #include "run_shell.hpp"

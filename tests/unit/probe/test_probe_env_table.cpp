@@ -1,8 +1,8 @@
 // Every name and prefix of dynamo/transport_vars.hpp that a probe reads reaches the script the
 // pod runs and comes back parsed: the filter and the parser cannot drift from the table.
 #include "dynamo/transport_vars.hpp"
-#include "probe/nixl_facts.hpp"
-#include "probe/nixl_script.hpp"
+#include "probe/nixl/nixl_facts.hpp"
+#include "probe/nixl/nixl_script.hpp"
 #include "probe/node_probe.hpp"
 #include "probe/node_script.hpp"
 #include "run_shell.hpp"

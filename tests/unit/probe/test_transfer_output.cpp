@@ -8,7 +8,7 @@
 #include <string>
 
 #include "fixture.hpp"
-#include "probe/transfer_output.hpp"
+#include "probe/transfer/transfer_output.hpp"
 
 using namespace icheck::probe;
 using K = TransferFailureKind;

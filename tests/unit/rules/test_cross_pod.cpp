@@ -1,4 +1,4 @@
-#include "rules/cross_pod.hpp"
+#include "rules/pair/cross_pod.hpp"
 
 #include <doctest/doctest.h>
 

@@ -1,10 +1,10 @@
 // env --live: a recipe's transport env compared with one pod's.
 
 #include "recipe/load.hpp"
-#include "rules/env_live.hpp"
+#include "rules/env/env_live.hpp"
 #include "recipe/shape.hpp"
 #include "outside/mask.hpp"
-#include "rules/env_rules.hpp"
+#include "rules/env/env_rules.hpp"
 #include "dynamo/transport_vars.hpp"
 
 #include <filesystem>

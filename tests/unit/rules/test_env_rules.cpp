@@ -1,7 +1,7 @@
 // env-layer judgements: real recipes for the cases they hold, small inline YAML for the rest.
 
 #include "recipe/load.hpp"
-#include "rules/env_rules.hpp"
+#include "rules/env/env_rules.hpp"
 
 #include <doctest/doctest.h>
 

@@ -1,6 +1,6 @@
 // Where a RoCE GID lives: the pod's netdev, a host netdev (also one named like the pod's), or
 // unconfirmed when the pod's addresses were not read.
-#include "rules/gid_home.hpp"
+#include "rules/fabric/gid_home.hpp"
 
 #include <doctest/doctest.h>
 

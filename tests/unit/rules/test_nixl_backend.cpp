@@ -2,7 +2,7 @@
 // are those of recipes in tests/recipes (file named at each case).
 #include <doctest/doctest.h>
 
-#include "rules/nixl_backend.hpp"
+#include "rules/nixl/nixl_backend.hpp"
 
 using icheck::rules::kv_backends;
 

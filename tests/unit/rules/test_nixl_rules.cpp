@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "rules/nixl_rules.hpp"
+#include "rules/nixl/nixl_rules.hpp"
 
 using namespace icheck;
 using report::Status;

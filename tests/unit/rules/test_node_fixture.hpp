@@ -13,7 +13,7 @@
 
 #include "probe/node_probe.hpp"
 #include "report/model.hpp"
-#include "rules/node.hpp"
+#include "rules/node/node.hpp"
 
 namespace icheck::rules::test {
 

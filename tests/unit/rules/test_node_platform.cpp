@@ -1,6 +1,6 @@
 // Platform rules: multi-node NVLink (IMEX, GPU fabric), AWS EFA, PCIe/IOMMU/ACS, the KV worker's
 // own memlock. Facts built through the probe's sections from real fixtures where one exists.
-#include "rules/cross_pod.hpp"
+#include "rules/pair/cross_pod.hpp"
 #include "test_node_fixture.hpp"
 
 using namespace icheck;

@@ -1,4 +1,4 @@
-#include "rules/pairing.hpp"
+#include "rules/pair/pairing.hpp"
 
 #include <doctest/doctest.h>
 #include <set>

@@ -1,6 +1,6 @@
 // Same node is not NVLink: a prefill and a decode pod on one node need RDMA in both pods, else KV
-// goes over TCP (rules/same_node.hpp). Facts are built from the real H100 fixtures.
-#include "rules/same_node.hpp"
+// goes over TCP (rules/pair/same_node.hpp). Facts are built from the real H100 fixtures.
+#include "rules/pair/same_node.hpp"
 #include "test_node_fixture.hpp"
 
 using namespace icheck;

@@ -1,5 +1,5 @@
 #include "../probe/fixture.hpp"
-#include "rules/transfer_rules.hpp"
+#include "rules/transfer/transfer_rules.hpp"
 
 #include <doctest/doctest.h>
 

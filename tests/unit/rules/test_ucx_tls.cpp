@@ -1,7 +1,7 @@
-// UCX_TLS as the env and node layers both read it (one parser: rules/env_ucx_tls.hpp).
+// UCX_TLS as the env and node layers both read it (one parser: rules/env/env_ucx_tls.hpp).
 #include <doctest/doctest.h>
 
-#include "rules/env_ucx_tls.hpp"
+#include "rules/env/env_ucx_tls.hpp"
 
 using icheck::rules::detail::parse_ucx_tls;
 

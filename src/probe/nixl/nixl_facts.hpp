@@ -1,0 +1,93 @@
+#pragma once
+// What the NIXL probe fragment (nixl_script.hpp) found in one pod, typed. Pure data; the rules
+// in rules/nixl/nixl_rules.hpp judge it.
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "probe/sections.hpp"
+
+namespace icheck::probe {
+
+struct NixlPluginDir {
+  std::string path;
+  std::string real_path;             // symlinks resolved ("" when unknown)
+  // env | opt-dynamo | nvda-nixl-lib64 | nvda-nixl-lib-arch | nvda-nixl | tensorrt-llm |
+  // wheel | usr-local-nixl
+  std::string source;
+  std::vector<std::string> plugins;  // backend names: "UCX" from libplugin_UCX.so
+  bool has(std::string_view backend) const;
+};
+
+struct NixlPythonImport {
+  bool attempted = false;  // python3 exists and was run
+  bool ok = false;
+  std::string path;        // nixl.__file__
+  std::string error;       // last line of the traceback, or "timed out"
+};
+
+struct NixlVersions {
+  std::optional<std::string> nixl;  // wheel METADATA, else nixl-versions.txt
+  std::optional<std::string> ucx;   // nixl-versions.txt, when it records one
+  std::string nixl_source;          // the file the NIXL version came from
+  std::vector<std::string> lines;   // nixl-versions.txt as recorded (shown, not judged)
+};
+
+struct NixlBench {
+  std::string path;
+  std::optional<bool> asio;  // --runtime_type ASIO in --help; nullopt when help gave nothing
+};
+
+struct NixlTools {
+  std::optional<NixlBench> nixlbench;
+  std::string nixl_test;      // full path, "" when absent
+  std::string nixl_example;
+  std::string ucx_perftest;
+  std::string ucx_info;
+  bool any_transfer_tool() const { return nixlbench || !nixl_test.empty() || !ucx_perftest.empty(); }
+};
+
+struct UcxInProcess {
+  std::string pid;
+  std::string comm;
+  std::vector<std::string> libs;  // distinct libucs*/libucp* paths mapped, in first-seen order
+};
+
+// TRT-LLM's --extra-engine-args file as a running process in the pod was given it.
+struct EngineConfigFile {
+  std::string pid;
+  std::string comm;
+  std::string path;                 // as the process's argv names it
+  std::optional<std::string> text;  // nullopt: the file could not be read
+};
+
+struct NixlFacts {
+  bool probed = false;                 // the fragment's sections were seen at all
+  std::string plugin_dir_env;          // NIXL_PLUGIN_DIR as set in the container ("" unset)
+  bool plugin_dir_env_missing = false; // set, but the directory does not exist
+  std::string ld_preload;
+  // The container's variables that choose a backend: TRTLLM_NIXL_KVCACHE_BACKEND,
+  // SGLANG_DISAGGREGATION_NIXL_BACKEND, DYN_KVBM_NIXL_BACKEND_*, KV_TRANSFER_CONFIG.
+  std::map<std::string, std::string> backend_env;
+  std::vector<NixlPluginDir> plugin_dirs;  // in probe order, duplicates (same real path) dropped
+  NixlPythonImport python_import;
+  NixlVersions versions;
+  NixlTools tools;
+  std::vector<std::string> efa_devices;
+  std::optional<UcxInProcess> ucx_in_process;  // nullopt: no process maps UCX, or no grep
+  std::optional<EngineConfigFile> engine_config;  // nullopt: no process has --extra-engine-args
+
+  bool nixl_found() const { return !plugin_dirs.empty() || python_import.ok; }
+  // The directory NIXL loads plugins from: NIXL_PLUGIN_DIR first, else the first one found.
+  const NixlPluginDir* active_plugin_dir() const;
+  // Distinct UCX copies (libucp / libucs) mapped into the serving process.
+  std::vector<std::string> ucx_copies() const;
+};
+
+NixlFacts parse_nixl_probe(std::string_view raw);
+NixlFacts parse_nixl_probe(const ProbeOutput& out);  // output already split
+
+}  // namespace icheck::probe

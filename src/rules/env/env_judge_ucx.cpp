@@ -1,0 +1,87 @@
+#include "dynamo/transport_vars.hpp"
+#include "rules/env/env_detail.hpp"
+#include "rules/env/env_ucx_tls.hpp"
+
+using icheck::dynamo::kNcclIbDisableVar;
+using icheck::dynamo::kUcxNetDevicesVar;
+using icheck::dynamo::kUcxTlsVar;
+using icheck::dynamo::setting;
+using icheck::report::Status;
+
+namespace icheck::rules::detail {
+
+std::optional<report::Finding> judge_ucx_tls(const recipe::Service& s, const EnvContext& ctx) {
+  const std::string name(kUcxTlsVar);
+  const recipe::EnvVar* var = recipe::find_env(s, name);
+  if (!var) {
+    return env_finding(s, name, Status::ok,
+                       "unset: UCX auto-selects transports (the image or operator may set it)");
+  }
+  if (var->is_reference) {
+    return env_finding(s, name, Status::warn,
+                       "from " + var->value + ": cannot be judged from the recipe",
+                       "kubectl dynamo-icheck env --live");
+  }
+  const std::string shown_tls = setting(name, var->value);
+  const UcxTls tls = parse_ucx_tls(var->value);
+  if (!tls.active_message) {
+    return env_finding(s, name, Status::fail,
+                       shown_tls + " has no active-message transport (rc, ud, dc, tcp, sm): "
+                                   "NIXL's control channel cannot connect",
+                       "remove " + name + ", or add tcp (or rc) to it");
+  }
+  if (ctx.cross_node && !tls.rdma) {
+    if (ctx.mnnvl) {
+      return env_finding(s, name, Status::ok,
+                         shown_tls + ": no RDMA, KV moves over multi-node NVLink (cuda_ipc; "
+                                     "MNNVL intended)");
+    }
+    return env_finding(s, name, Status::fail,
+                       shown_tls + " has no RDMA transport (rc, dc, ud, ib, srd): cross-node KV "
+                                   "falls back to TCP",
+                       "set " + name + ": rc_x,rc,dc_x,dc,cuda_copy,cuda_ipc (or remove " + name +
+                           ")");
+  }
+  if (tls.negated && tls.cuda_ipc_off) {
+    return env_finding(s, name, Status::ok,
+                       shown_tls + ": NVLink IPC deliberately off; same-node KV goes over RDMA");
+  }
+  return env_finding(s, name, Status::ok,
+                     shown_tls + (tls.rdma ? ": RDMA and active-message transports allowed"
+                                           : ": active-message transport allowed (single node)"));
+}
+
+std::optional<report::Finding> judge_net_devices(const recipe::Service& s) {
+  const std::string name(kUcxNetDevicesVar);
+  const recipe::EnvVar* var = recipe::find_env(s, name);
+  if (!var) {
+    return std::nullopt;
+  }
+  const std::string& value = var->value;
+  if (value.find("mlx5_bond_") != std::string::npos) {
+    return env_finding(s, name, Status::warn,
+                       setting(name, value) + " names a LAG bond device: RDMA rails "
+                                              "should be the compute-fabric NICs",
+                       "list only compute-fabric NICs, e.g. " + name + ": mlx5_0:1,mlx5_1:1");
+  }
+  if (value == "all") {
+    return env_finding(s, name, Status::warn,
+                       setting(name, "all") + ": may mix fabrics (NIXL_ERR_REMOTE_DISCONNECT)",
+                       "list only compute-fabric NICs, e.g. " + name + ": mlx5_0:1,mlx5_1:1");
+  }
+  return env_finding(s, name, Status::ok, setting(name, value));
+}
+
+std::optional<report::Finding> judge_nccl_ib(const recipe::Service& s) {
+  const std::string name(kNcclIbDisableVar);
+  const recipe::EnvVar* var = recipe::find_env(s, name);
+  if (!var || var->value != "1" || s.node_count <= 1) {
+    return std::nullopt;
+  }
+  return env_finding(s, name, Status::warn,
+                     setting(name, "1") + " on a worker spanning " + std::to_string(s.node_count) +
+                         " nodes: its NCCL traffic between nodes goes over TCP sockets",
+                     "set " + name + ": \"0\" (or remove it)");
+}
+
+}  // namespace icheck::rules::detail

@@ -1,0 +1,169 @@
+#include "rules/nixl/nixl_backend.hpp"
+
+#include "dynamo/command_words.hpp"
+#include "dynamo/engine_flags.hpp"
+#include "recipe/engine_config.hpp"
+#include "recipe/model.hpp"
+#include "util/join.hpp"
+#include "util/text.hpp"
+#include "util/truthy.hpp"
+
+#include <algorithm>
+#include <string_view>
+
+namespace icheck::rules {
+namespace {
+
+// Upper case without blanks: "ucx " and "UCX" name one backend.
+std::string upper(std::string_view s) { return text::upper(text::trim(s)); }
+
+// The strings of the first "backends": [...] list in text (backslash-escaped quotes of a
+// shell string read as plain ones).
+std::vector<std::string> backends_list(std::string text) {
+  text.erase(std::remove(text.begin(), text.end(), '\\'), text.end());
+  auto key = text.find("\"backends\"");
+  if (key == std::string::npos) return {};
+  auto i = key + 10;
+  while (i < text.size() && (text[i] == ' ' || text[i] == ':')) ++i;
+  if (i >= text.size() || text[i] != '[') return {};
+  auto close = text.find(']', i);
+  if (close == std::string::npos) return {};
+  std::vector<std::string> names;
+  for (auto q = text.find('"', i); q != std::string::npos && q < close; q = text.find('"', q + 1)) {
+    auto end = text.find('"', q + 1);
+    if (end == std::string::npos || end > close) break;
+    if (auto name = upper(std::string_view(text).substr(q + 1, end - q - 1)); !name.empty())
+      names.push_back(name);
+    q = end;
+  }
+  return names;
+}
+
+void add_unique(std::vector<std::string>& list, const std::string& name) {
+  if (std::find(list.begin(), list.end(), name) == list.end()) list.push_back(name);
+}
+
+void add(KvBackends& b, const std::vector<std::string>& names, const std::string& source) {
+  if (names.empty()) return;
+  if (b.is_default()) {
+    b.names.clear();
+    b.source.clear();
+  }
+  for (const auto& n : names) add_unique(b.names, n);
+  b.source += (b.source.empty() ? "" : ", ") + source;
+}
+
+// The first `"key": "value"` string value in text (escaped quotes read as plain ones).
+std::string json_string(std::string text, const std::string& key) {
+  text.erase(std::remove(text.begin(), text.end(), '\\'), text.end());
+  auto at = text.find("\"" + key + "\"");
+  if (at == std::string::npos) return {};
+  at = text.find_first_not_of(" :", at + key.size() + 2);
+  if (at == std::string::npos || text[at] != '"') return {};
+  auto end = text.find('"', at + 1);
+  return end == std::string::npos ? std::string() : text.substr(at + 1, end - at - 1);
+}
+
+void choose_library(KvBackends& b, const std::string& line, const std::optional<EngineTransceiver>& engine) {
+  if (engine) {
+    const std::string where = "cache_transceiver_config.backend" +
+                              (engine->backend.empty() ? " unset" : ": " + engine->backend) + " in " + engine->where;
+    b.library = engine->backend == "UCX" || engine->backend == "MPI" || engine->backend == "MOONCAKE"
+                    ? engine->backend : "NIXL";
+    b.library_source = where;
+    return;
+  }
+  if (line.find(dynamo::kTrtllmEngineArgsFlag) != std::string::npos) {
+    b.library_source = std::string(dynamo::kTrtllmEngineArgsFlag) +
+                       " file not read: cache_transceiver_config unknown, NIXL assumed";
+    return;
+  }
+  if (auto sglang = text::flag_value(line, dynamo::kSglangTransferBackendFlag); !sglang.empty()) {
+    b.library = upper(sglang);
+    b.library_source = std::string(dynamo::kSglangTransferBackendFlag) + " " + sglang;
+    return;
+  }
+  if (auto connector = json_string(line, "kv_connector"); !connector.empty()) {
+    // A multi-connector (PdConnector, MultiConnector) carries NixlConnector among its parts.
+    const bool nixl = line.find("NixlConnector") != std::string::npos;
+    b.library = nixl ? "NIXL" : connector;
+    b.library_source = "kv_connector " + connector;
+  }
+}
+
+}  // namespace
+
+KvBackends service_kv_backends(const recipe::Service& s) {
+  std::optional<EngineTransceiver> engine;
+  if (s.engine_config) {
+    if (auto backend = recipe::transceiver_backend(*s.engine_config)) {
+      engine = EngineTransceiver{*backend, s.engine_config_path + " from ConfigMap " + s.engine_config_map};
+    }
+  }
+  return kv_backends(recipe::literal_env(s), s.args, engine);
+}
+
+std::optional<EngineTransceiver> engine_transceiver(const probe::NixlFacts& facts) {
+  const auto& e = facts.engine_config;
+  if (!e || !e->text) return std::nullopt;
+  auto backend = recipe::transceiver_backend(*e->text);
+  if (!backend) return std::nullopt;
+  return EngineTransceiver{*backend, e->path + ", given to " + (e->comm.empty() ? "pid " + e->pid
+                                                                               : e->comm + " (pid " + e->pid + ")")};
+}
+
+bool KvBackends::over_ucx() const { return via_nixl() ? uses("UCX") : library == "UCX"; }
+
+std::string KvBackends::path() const {
+  return via_nixl() ? "NIXL with " + joined() : (library == "UCX" ? "UCX directly" : library) + ", not NIXL";
+}
+
+std::string kv_transfer_text(const KvBackends& b, std::string_view where) {
+  std::string what = b.path();
+  if (b.via_nixl()) {
+    what += b.is_default() ? "; backend not set in " + std::string(where) + " (the framework's default)"
+                           : "; backend from " + b.source;
+  }
+  if (!b.library_source.empty()) what += "; " + b.library_source;
+  return b.kvbm.empty() ? what : what + "; KVBM: " + join(b.kvbm);
+}
+
+std::string kv_path_text(const KvBackends& b) {
+  return b.library_source.empty() ? b.path() : b.path() + " (" + b.library_source + ")";
+}
+
+bool KvBackends::uses(const std::string& name) const {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+std::vector<std::string> KvBackends::plugins_needed() const {
+  auto all = names;
+  for (const auto& n : kvbm) add_unique(all, n);
+  return all;
+}
+
+std::string KvBackends::joined() const { return join(names); }
+
+KvBackends kv_backends(const std::map<std::string, std::string>& env,
+                       const std::vector<std::string>& command_line,
+                       const std::optional<EngineTransceiver>& engine) {
+  KvBackends b;
+  for (auto name : {dynamo::kSglangNixlBackendVar, dynamo::kTrtllmNixlBackendVar}) {
+    const std::string var(name);
+    if (auto it = env.find(var); it != env.end() && !upper(it->second).empty())
+      add(b, {upper(it->second)}, var);
+  }
+  std::string line;  // one string: a JSON value split over arguments reads whole again
+  for (const auto& arg : command_line) line += (line.empty() ? "" : " ") + arg;
+  line = dynamo::expand_env_refs(line, env);
+  add(b, backends_list(line), std::string(dynamo::kVllmKvTransferConfigFlag));
+  choose_library(b, line, engine);
+  for (const auto& [name, value] : env) {
+    if (name.starts_with(dynamo::kKvbmBackendPrefix) &&
+        name.size() > dynamo::kKvbmBackendPrefix.size() && truthy(value))
+      add_unique(b.kvbm, name.substr(dynamo::kKvbmBackendPrefix.size()));
+  }
+  return b;
+}
+
+}  // namespace icheck::rules

@@ -1,0 +1,77 @@
+#pragma once
+// Which NIXL backend(s) a worker's disaggregated KV transfer uses, from the framework's own
+// setting (Dynamo's EFA guide: "Each framework selects the backend differently"): SGLang's
+// SGLANG_DISAGGREGATION_NIXL_BACKEND, vLLM's --kv-transfer-config
+// {"kv_connector_extra_config":{"backends":[...]}} (in the container's command line, or in a
+// variable it references), TRT-LLM's TRTLLM_NIXL_KVCACHE_BACKEND; UCX, the default of all of
+// them, when none is set. Dynamo KVBM's DYN_KVBM_NIXL_BACKEND_<NAME>=true selects KVBM's own
+// backends (offload tiers), not the prefill->decode transfer: kept apart.
+//
+// Above the backend sits the library that moves KV at all: NIXL in every Dynamo recipe by
+// default, but each framework can bypass it: TRT-LLM's cache_transceiver_config.backend
+// (UCX: UCX directly, MPI, MOONCAKE; DEFAULT and NIXL: NIXL), SGLang's
+// --disaggregation-transfer-backend (nixl, mooncake, ...), vLLM's kv_connector
+// (NixlConnector, or another connector). Pure.
+
+#include "probe/nixl/nixl_facts.hpp"
+#include "recipe/model.hpp"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace icheck::rules {
+
+struct KvBackends {
+  std::string library = "NIXL";     // what moves KV: "NIXL", "UCX" (directly), "MPI", "MOONCAKE", a connector
+  std::string library_source;       // where it was read ("" when nothing chose it)
+  bool via_nixl() const { return library == "NIXL"; }
+  bool over_ucx() const;  // UCX carries the KV: NIXL's UCX backend, or UCX directly
+  std::vector<std::string> names{"UCX"};  // the KV transfer's backends, upper case, first-seen order
+  std::string source = "default";         // where they were read: "TRTLLM_NIXL_KVCACHE_BACKEND", ...
+  std::vector<std::string> kvbm;          // KVBM's backends (DYN_KVBM_NIXL_BACKEND_<NAME>=true)
+  bool is_default() const { return source == "default"; }
+  // Why the choice could not be read, when it could not: a multinode worker's worker pod runs
+  // ray or sshd, the engine's command line (and its backend flags) is its leader's, and the
+  // leader was not probed. names then hold only the framework's default, which nothing vouches for.
+  std::string unknown;
+  std::string unknown_next;                  // what settles it
+  bool uses(const std::string& name) const;  // the KV transfer uses it
+  std::string joined() const;                // "UCX" | "LIBFABRIC, UCX"
+  std::string path() const;                  // "NIXL with UCX" | "UCX directly, not NIXL"
+  // Every plugin NIXL needs in this pod: the transfer's, then KVBM's not already listed.
+  std::vector<std::string> plugins_needed() const;
+};
+
+// TRT-LLM's engine config as the worker reads it: cache_transceiver_config.backend ("" unset)
+// and where it was read ("/engine_configs/prefill.yaml", "... (ConfigMap prefill-config)").
+struct EngineTransceiver {
+  std::string backend;
+  std::string where;
+};
+
+// A recipe service's KV path: its literal env, command line and engine config (the ConfigMap of
+// the same manifest that it mounts).
+KvBackends service_kv_backends(const recipe::Service& service);
+
+// The engine config a process in the pod was started with (probe::NixlFacts::engine_config);
+// nullopt when there is none, or it could not be read as YAML.
+std::optional<EngineTransceiver> engine_transceiver(const probe::NixlFacts& facts);
+
+// env: the container's backend variables (probe::NixlFacts::backend_env); command_line: the
+// container's command + args from the pod spec, `$(VAR)` references expanded from env.
+KvBackends kv_backends(const std::map<std::string, std::string>& env,
+                       const std::vector<std::string>& command_line,
+                       const std::optional<EngineTransceiver>& engine = std::nullopt);
+
+// Everything known about the path, for a "kv transfer" finding: "NIXL with UCX; backend not set
+// in <where> (the framework's default); cache_transceiver_config.backend: DEFAULT in ...; KVBM: X".
+std::string kv_transfer_text(const KvBackends& b, std::string_view where);
+
+// path() with the source of the library when something chose it: "UCX directly, not NIXL
+// (cache_transceiver_config.backend: UCX in ...)".
+std::string kv_path_text(const KvBackends& b);
+
+}  // namespace icheck::rules
