@@ -9,12 +9,15 @@ namespace icheck::outside {
 
 inline constexpr std::string_view kMask = "***";
 
-// *TOKEN*, *SECRET*, *PASSWORD*, *PASSWD*, *KEY*, *CREDENTIAL* (case-insensitive).
+// *TOKEN*, *SECRET*, *PASSWORD*, *PASSWD*, *KEY*, *CREDENTIAL* (so *_CREDENTIALS),
+// *AUTHORIZATION*, and names whose last word is AUTH or PASS (NIXL_ETCD_AUTH, REDIS_PASS,
+// --pass; not BYPASS), case-insensitive.
 bool looks_secret(std::string_view name);
 
-// The text with the secrets it carries masked: URL userinfo (scheme://user:pass@ ->
-// scheme://***@), the value of credential-looking key=value pairs (token=, access_token=,
-// password=, --token=, ...) and what follows "Bearer ".
+// The text with the secrets it carries masked (shapes in mask_shapes.hpp): PEM blocks, URL
+// userinfo up to the last '@' (scheme://user:pa@ss@host -> scheme://***@host), the value of
+// credential-looking key=value pairs (token=, password="...", --token=), the word after a
+// credential-looking flag (--password X), and what follows "Bearer " or "Basic ".
 std::string mask_secrets(std::string_view text);
 
 // A variable's value as it may be shown: "***" for a credential-looking name, else the

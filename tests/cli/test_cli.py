@@ -103,6 +103,66 @@ class ExitCodes(unittest.TestCase):
         self.assertEqual(rc, 0)
 
 
+# synthetic: a v1beta1 DynamoGraphDeployment as the recipes in tests/recipes spell it, whose
+# transport variables carry one secret shape each (issue 21).
+SECRET_SHAPES = """\
+apiVersion: nvidia.com/v1beta1
+kind: DynamoGraphDeployment
+metadata: {name: secret-shapes}
+spec:
+  components:
+  - name: prefill
+    type: prefill
+    replicas: 1
+    podTemplate: {spec: {containers: [{name: main,
+      env: [{name: UCX_TLS, value: "rc,cuda_copy"},
+            {name: NIXL_ETCD_ENDPOINTS, value: "http://root:pa@ss-lastat-5150@etcd.dynamo:2379"},
+            {name: NIXL_AUTH_HEADER, value: "Authorization: Basic dXNlcjpiYXNpYy02Ng=="},
+            {name: NCCL_NET_PLUGIN_HEADER, value: "Authorization: Bearer tok-bearer-4242"},
+            {name: NIXL_WORKER_ARGS, value: "--password pw-flag-7788 --token tok-flag-8899 password=pw-pair-9900"},
+            {name: NIXL_TLS_CA, value: "-----BEGIN PRIVATE KEY-----\\nMIIpemBodySecret0001\\n-----END PRIVATE KEY-----\\n"},
+            {name: NIXL_ETCD_AUTH, value: auth-suffix-1111},
+            {name: UCX_PROXY_PASS, value: pass-suffix-2222},
+            {name: NCCL_SMB_PASSWD, value: passwd-suffix-3333},
+            {name: NIXL_CLOUD_CREDENTIALS, value: cred-suffix-4444}],
+      resources: {limits: {nvidia.com/gpu: "8", rdma/ib: "8"}},
+      securityContext: {capabilities: {add: [IPC_LOCK]}}}]}}
+  - name: decode
+    type: decode
+    replicas: 1
+    podTemplate: {spec: {containers: [{name: main,
+      env: [{name: UCX_TLS, value: "rc,cuda_copy"}],
+      resources: {limits: {nvidia.com/gpu: "8", rdma/ib: "8"}},
+      securityContext: {capabilities: {add: [IPC_LOCK]}}}]}}
+"""
+SECRETS = ["ss-lastat-5150", "dXNlcjpiYXNpYy02Ng", "tok-bearer-4242", "pw-flag-7788", "tok-flag-8899",
+           "pw-pair-9900", "MIIpemBodySecret0001", "auth-suffix-1111", "pass-suffix-2222",
+           "passwd-suffix-3333", "cred-suffix-4444"]
+
+
+class SecretShapes(unittest.TestCase):
+    def test_no_secret_shape_in_any_format(self):
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "deploy.yaml"), "w") as f:
+                f.write(SECRET_SHAPES)
+            for fmt in ("table", "wide", "json", "yaml"):
+                with self.subTest(output=fmt):
+                    rc, out, err = run("env", d, "-o", fmt)
+                    self.assertEqual(rc, 0, out + err)
+                    self.assertIn("NIXL_WORKER_ARGS", out)  # the values were shown, masked
+                    for secret in SECRETS:
+                        self.assertNotIn(secret, out + err)
+            rc, out, err = run("env", d, "-o", "json")
+        checks = {c["name"]: c["detail"] for c in json.loads(out)["targets"][0]["checks"]}
+        self.assertEqual(checks["prefill NIXL_ETCD_ENDPOINTS"], "http://***@etcd.dynamo:2379")
+        self.assertEqual(checks["prefill NIXL_AUTH_HEADER"], "Authorization: Basic ***")
+        self.assertEqual(checks["prefill NIXL_WORKER_ARGS"], "--password *** --token *** password=***")
+        self.assertEqual(checks["prefill NIXL_TLS_CA"],
+                         "-----BEGIN PRIVATE KEY-----***-----END PRIVATE KEY-----\n")
+        for name in ("NIXL_ETCD_AUTH", "UCX_PROXY_PASS", "NCCL_SMB_PASSWD", "NIXL_CLOUD_CREDENTIALS"):
+            self.assertEqual(checks["prefill " + name], "***")
+
+
 class BadInput(unittest.TestCase):
     def expect_3(self, path, fragment):
         rc, out, err = run("env", path)

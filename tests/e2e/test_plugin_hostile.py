@@ -34,7 +34,9 @@ except ImportError:  # PyYAML is optional: the YAML check then only looks at the
 
 HOSTILE_ARGS = ["node", "--deployment", "hostile-strings"]
 HOSTILE_SECRETS = [b"hunter2-userinfo", b"tok-access-0123", b"tok-plain-4567", b"tok-bearer-89ab",
-                   b"hf_FAKEfakeFAKEfakeFAKEfake0123456789"]
+                   b"hf_FAKEfakeFAKEfakeFAKEfake0123456789", b"ss-lastat-5150", b"dXNlcjpiYXNpYy02Ng",
+                   b"pw-flag-7788", b"tok-flag-8899", b"pw-pair-9900", b"MIIpemBodySecret0001",
+                   b"auth-suffix-1111", b"pass-suffix-2222", b"passwd-suffix-3333", b"cred-suffix-4444"]
 # C0 controls but newline, DEL, and C1 controls as UTF-8 (U+0080..U+009F).
 TERMINAL_ACTIVE = re.compile(rb"[\x00-\x09\x0b-\x1f\x7f]|\xc2[\x80-\x9f]")
 PREFILL_NODE = "h100-\u001b]52;c;cm0gLXJmIH4K\u0007node-\u009b2J-a"
@@ -83,6 +85,13 @@ class TestHostileStrings(unittest.TestCase):
                     self.assertEqual(env["NCCL_DEBUG_FILE"], "/tmp/x?access_token=***&part=2")
                     self.assertEqual(env["NIXL_EXTRA"], "token=*** mode=rc")
                     self.assertEqual(env["NCCL_NET_PLUGIN_HEADER"], "Authorization: Bearer ***")
+                    self.assertEqual(env["NCCL_PROXY_URL"], "http://***@proxy.dynamo:3128")
+                    self.assertEqual(env["NIXL_AUTH_HEADER"], "Authorization: Basic ***")
+                    self.assertEqual(env["NIXL_WORKER_ARGS"], "--password *** --token *** password=***")
+                    self.assertEqual(env["NIXL_TLS_CA"],
+                                     "-----BEGIN PRIVATE KEY-----***-----END PRIVATE KEY-----\n")
+                    for name in ("NIXL_ETCD_AUTH", "UCX_PROXY_PASS", "NCCL_SMB_PASSWD", "NIXL_CLOUD_CREDENTIALS"):
+                        self.assertEqual(env[name], "***")
                     gpus = [g["name"] for g in prefill["facts"]["gpus"]]
                     self.assertIn("NVIDIA H100\u001b]0;owned\u0007 80GB \u009b31m HBM3", gpus)
                     self.assertIn("NVIDIA H100\u001b]52;c;cm0gLXJmIH4K\u0007 \\xff\\xfe\\x9b2J", gpus)
