@@ -1,5 +1,6 @@
 #include "completion.hpp"
 
+#include "flags.hpp"
 #include "words.hpp"
 
 #include <map>
@@ -8,14 +9,6 @@ namespace icheck::plugin {
 namespace {
 
 using check::NameKind;
-
-const std::map<std::string, std::vector<std::string>>& fixed_values() {
-  static const std::map<std::string, std::vector<std::string>> values = {
-      {"output", {"table", "wide", "json", "yaml"}},
-      {"color", {"auto", "always", "never"}},
-  };
-  return values;
-}
 
 const std::map<std::string, NameKind>& cluster_values() {
   static const std::map<std::string, NameKind> kinds = {
@@ -60,7 +53,7 @@ std::string deployment_on_line(const std::vector<std::string>& words) {
 Completion values_of(const CLI::Option& opt, const std::string& prefix, const std::string& glue,
                      const std::vector<std::string>& words, const NameLookup& lookup) {
   const std::string name = opt.get_lnames().empty() ? "" : opt.get_lnames().front();
-  if (const auto fixed = fixed_values().find(name); fixed != fixed_values().end()) {
+  if (const auto fixed = flag_choices().find(name); fixed != flag_choices().end()) {
     return {with_prefix(fixed->second, prefix, glue)};
   }
   if (const auto kind = cluster_values().find(name); kind != cluster_values().end()) {

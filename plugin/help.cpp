@@ -1,12 +1,17 @@
 #include "help.hpp"
 
+#include "flags.hpp"
+#include "help_pages.hpp"
 #include "outside/text.hpp"
 #include "words.hpp"
+#include "wrap.hpp"
 
 #include <algorithm>
 
 namespace icheck::plugin {
 namespace {
+
+const std::string k_program = "kubectl dynamo-icheck";
 
 // Edit distance, for "Did you mean": cobra suggests within 2 edits or on a shared prefix.
 std::size_t distance(const std::string& a, const std::string& b) {
@@ -37,41 +42,114 @@ std::vector<std::string> suggestions(const CLI::App& app, const std::string& wor
   return out;
 }
 
-}  // namespace
-
-std::string HelpFormatter::make_help(const CLI::App* app, std::string name,
-                                     CLI::AppFormatMode mode) const {
-  std::string help = CLI::Formatter::make_help(app, name, mode);
-  const CLI::App* parent = app->get_parent();
-  if (!parent || mode != CLI::AppFormatMode::Normal) {
-    return help;
+// The value after '=': kubectl's spelling of a default (false, [], '', or the value).
+std::string default_text(const CLI::Option& opt) {
+  if (!takes_value(opt)) {
+    return "false";
   }
-  help += inherited_flags(*parent);
-  if (const auto ex = examples_.find(app->get_name()); ex != examples_.end()) {
-    help += "\nExamples:\n";
-    for (const auto& line : ex->second) {
-      help += "  " + line + "\n";
-    }
+  if (opt.get_multi_option_policy() == CLI::MultiOptionPolicy::TakeAll) {
+    return "[]";
   }
-  return help;
+  const std::string value = opt.get_default_str();
+  return value.empty() ? "''" : value;
 }
 
-// The top-level options a subcommand accepts too, in the top level's groups.
-std::string HelpFormatter::inherited_flags(const CLI::App& parent) const {
-  std::vector<std::string> groups;
-  for (const auto* opt : parent.get_options()) {
-    if (opt->get_group() != "Options" &&  // CLI11's group of --help and --version
-        std::find(groups.begin(), groups.end(), opt->get_group()) == groups.end()) {
-      groups.push_back(opt->get_group());
-    }
+std::string option_paragraphs(std::vector<const CLI::Option*> opts, std::size_t width) {
+  std::sort(opts.begin(), opts.end(), [](const CLI::Option* a, const CLI::Option* b) {
+    return a->get_lnames().front() < b->get_lnames().front();
+  });
+  std::string out;
+  for (const auto* opt : opts) {
+    out += "    " + flag_label(*opt) + "=" + default_text(*opt) + ":\n" +
+           wrap(opt->get_description(), width, std::string(8, ' ')) + "\n";
   }
-  std::string text = "\nInherited flags:\n";
-  for (const auto& group : groups) {
-    const auto opts =
-        parent.get_options([&](const CLI::Option* o) { return o->get_group() == group; });
-    text += make_group(group, false, opts);
+  return out;
+}
+
+// The flags listed on a page: named ones (no positional, no --help/--version), of one scope.
+std::vector<const CLI::Option*> listed_options(const CLI::App& app, bool kube) {
+  return app.get_options([&](const CLI::Option* o) {
+    return !o->get_positional() && !o->get_lnames().empty() && o->get_lnames().front() != "help" &&
+           o->get_lnames().front() != "version" && (o->get_group() == k_kube_group) == kube;
+  });
+}
+
+std::string examples_text(const CommandPage& page) {
+  std::string out = "Examples:\n";
+  for (std::size_t i = 0; i < page.examples.size(); ++i) {
+    const auto& e = page.examples[i];
+    out += (i > 0 ? "\n" : "") + (e.comment.empty() ? "" : "  " + e.comment + "\n") + "  " +
+           e.command + "\n";
   }
-  return text;
+  return out + "\n";
+}
+
+std::string exit_codes_text(std::size_t width) {
+  std::string out = "Exit codes:\n";
+  for (const auto& [code, meaning] : exit_codes()) {
+    const std::string label = "  " + code + std::string(7 - code.size(), ' ');
+    out += label + wrap(meaning, width, std::string(label.size(), ' ')).substr(label.size());
+  }
+  return out + "\n";
+}
+
+std::string commands_text(const CLI::App& app) {
+  std::string out = "Commands:\n";
+  for (const auto* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
+    out += "  " + sub->get_name() + std::string(10 - sub->get_name().size(), ' ') +
+           sub->get_description() + "\n";
+  }
+  return out + "\n";
+}
+
+std::string footer(const CLI::App& app, const CommandPage& page, std::size_t width) {
+  const bool top = app.get_parent() == nullptr;
+  const std::string path = top ? k_program : k_program + " " + app.get_name();
+  std::string out =
+      "Usage:\n" + wrap(path + (page.usage.empty() ? "" : " " + page.usage), width, "  ") + "\n";
+  if (top) {
+    out += wrap("Use \"" + k_program +
+                    " <command> --help\" for more information about a given command.",
+                width);
+  }
+  return out + wrap("Use \"" + k_program +
+                        " options\" for a list of global command-line options (applies to all "
+                        "commands).",
+                    width);
+}
+
+}  // namespace
+
+std::string HelpFormatter::make_help(const CLI::App* app, std::string, CLI::AppFormatMode) const {
+  return help_text(*app, width_);
+}
+
+std::string help_text(const CLI::App& app, std::size_t width) {
+  const bool top = app.get_parent() == nullptr;
+  const CommandPage page = command_page(top ? "" : app.get_name());
+  std::string out = wrap(app.get_description() + ".", width) + "\n";
+  if (!page.about.empty()) {
+    out += wrap(page.about, width, " ") + "\n";
+  }
+  if (top) {
+    out += commands_text(app);
+  }
+  if (!page.examples.empty()) {
+    out += examples_text(page);
+  }
+  if (const auto opts = listed_options(app, false); !top && !opts.empty()) {
+    out += "Options:\n" + option_paragraphs(opts, width);
+  }
+  if (page.checks) {
+    out += exit_codes_text(width);
+  }
+  return out + footer(app, page, width);
+}
+
+std::string global_options_text(const CLI::App& app, std::size_t width) {
+  const CLI::App& top = app.get_parent() ? *app.get_parent() : app;
+  return "The following options can be passed to any command:\n\n" +
+         option_paragraphs(listed_options(top, true), width);
 }
 
 std::optional<std::string> unknown_command(const CLI::App& app,
@@ -82,35 +160,16 @@ std::optional<std::string> unknown_command(const CLI::App& app,
   }
   const std::string& word = args[*i];
   // The word may come from a script's variable (a pod name): quoted, never raw to the terminal.
-  std::string text = "error: unknown command \"" + outside::terminal_safe(word) +
-                     "\" for \"kubectl dynamo-icheck\"\n";
-  for (const auto& s : suggestions(app, word)) {
-    text += "Did you mean " + s + "?\n";
+  std::string text =
+      "unknown command \"" + outside::terminal_safe(word) + "\" for \"" + k_program + "\"";
+  const auto close = suggestions(app, word);
+  if (!close.empty()) {
+    text += "\n\nDid you mean this?";
   }
-  return text + "Run 'kubectl dynamo-icheck --help' for usage.\n";
-}
-
-}  // namespace icheck::plugin
-
-namespace icheck::plugin {
-
-std::map<std::string, std::vector<std::string>> subcommand_examples() {
-  const std::string k = "kubectl dynamo-icheck ";
-  const std::string recipe = "recipes/llama-3-70b/vllm/disagg-multi-node";
-  return {
-      {"env",
-       {k + "env " + recipe, k + "env recipes/llama-3-70b/vllm --recursive",
-        k + "env " + recipe + " --live -n dynamo"}},
-      {"node",
-       {k + "node --deployment llama-70b-disagg", k + "node -A -o wide | grep fail",
-        k + "node --local"}},
-      {"nixl",
-       {k + "nixl --deployment llama-70b-disagg",
-        k + "nixl --deployment llama-70b-disagg --transfer",
-        k + "nixl --transfer --pair PREFILL_POD,DECODE_POD -o json"}},
-      {"all", {k + "all " + recipe, k + "all " + recipe + " --transfer -o yaml"}},
-      {"version", {k + "version", k + "--version"}},
-  };
+  for (const auto& s : close) {
+    text += "\n\t" + s;
+  }
+  return text;
 }
 
 }  // namespace icheck::plugin

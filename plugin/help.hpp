@@ -1,38 +1,36 @@
 #pragma once
-// Help as kubectl users expect it: `kubectl dynamo-icheck SUBCOMMAND --help` lists the
-// subcommand's own flags, then every flag it inherits (targets, output, kubectl's), then real
-// examples; a mistyped subcommand gets cobra's "Did you mean" answer.
+// Help as kubectl prints it: the description, Examples:, Options: (one flag a paragraph, its
+// default after '='), Exit codes:, Usage:, and where the Kubernetes options are listed
+// (`kubectl dynamo-icheck options`, once). Wrapped at the terminal's width, 80 when not one.
 
 #include <CLI/CLI.hpp>
-#include <map>
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace icheck::plugin {
 
-class HelpFormatter : public CLI::Formatter {
+class HelpFormatter : public CLI::FormatterBase {
 public:
-  // Examples shown under each subcommand's help, by subcommand name.
-  explicit HelpFormatter(std::map<std::string, std::vector<std::string>> examples)
-      : examples_(std::move(examples)) {}
+  explicit HelpFormatter(std::size_t width) : width_(width) {}
 
   std::string make_help(const CLI::App* app, std::string name,
                         CLI::AppFormatMode mode) const override;
 
 private:
-  std::string inherited_flags(const CLI::App& parent) const;
-  std::map<std::string, std::vector<std::string>> examples_;
+  std::size_t width_;
 };
 
-// `unknown command "nod" for "kubectl dynamo-icheck"` and the closest subcommand, when the
-// first word that is not a flag names no subcommand; nullopt otherwise.
+// The help of the top level (`app` has no parent) or of one command.
+std::string help_text(const CLI::App& app, std::size_t width);
+
+// `kubectl dynamo-icheck options`: the Kubernetes options every command accepts.
+std::string global_options_text(const CLI::App& app, std::size_t width);
+
+// `unknown command "nod" for "kubectl dynamo-icheck"` and the closest commands, when the
+// first word that is not a flag names no command; nullopt otherwise.
 std::optional<std::string> unknown_command(const CLI::App& app,
                                            const std::vector<std::string>& args);
 
-}  // namespace icheck::plugin
-
-namespace icheck::plugin {
-// Two or three real command lines per subcommand, for its --help.
-std::map<std::string, std::vector<std::string>> subcommand_examples();
 }  // namespace icheck::plugin

@@ -15,11 +15,15 @@ const CLI::Option* find_option(const CLI::App& app, const CLI::App* sub, const s
   return app.get_option_no_throw(name);
 }
 
+bool takes_value(const CLI::Option& opt) {
+  return opt.get_expected_max() > 0 && opt.get_type_size_max() > 0;
+}
+
 bool wants_value(const CLI::App& app, const CLI::App* sub, const std::string& word) {
   const auto* opt = find_option(app, sub, word);
   const bool glued =
       word.find('=') != std::string::npos || (word.size() > 2 && word[1] != '-');  // -nfoo
-  return opt && opt->get_type_size_max() > 0 && !glued;
+  return opt && takes_value(*opt) && !glued;
 }
 
 std::optional<std::size_t> first_command_word(const CLI::App& app,
@@ -46,6 +50,18 @@ const CLI::App* find_subcommand(const CLI::App& app, const std::vector<std::stri
     }
   }
   return nullptr;
+}
+
+}  // namespace icheck::plugin
+
+namespace icheck::plugin {
+
+std::string flag_label(const CLI::Option& opt) {
+  std::string names;
+  for (const auto& s : opt.get_snames()) {
+    names += "-" + s + ", ";
+  }
+  return names + "--" + opt.get_lnames().front();
 }
 
 }  // namespace icheck::plugin

@@ -12,6 +12,9 @@ namespace icheck::plugin {
 // The option `word` names in `sub` or the top-level app ("-o", "--output"); nullptr if none.
 const CLI::Option* find_option(const CLI::App& app, const CLI::App* sub, const std::string& word);
 
+// False for a flag (-A, --live): it never takes the next word as its value.
+bool takes_value(const CLI::Option& opt);
+
 // True when `word` is an option that takes a value and does not carry it ("--pod", not "--pod=x").
 bool wants_value(const CLI::App& app, const CLI::App* sub, const std::string& word);
 
@@ -22,4 +25,9 @@ std::optional<std::size_t> first_command_word(const CLI::App& app,
 // The subcommand named by first_command_word, or nullptr.
 const CLI::App* find_subcommand(const CLI::App& app, const std::vector<std::string>& words);
 
+}  // namespace icheck::plugin
+
+namespace icheck::plugin {
+// "-o, --output": a flag as kubectl names it in help and errors.
+std::string flag_label(const CLI::Option& opt);
 }  // namespace icheck::plugin

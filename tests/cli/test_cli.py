@@ -205,35 +205,63 @@ class BadInput(unittest.TestCase):
         self.assertEqual(rc, 2, out + err)
         self.assertIn("error    deploy-broken.yaml", out)
 
-    def test_unknown_flag_and_bad_output(self):
-        # A readable recipe, so that only the flag can be what fails.
+    def test_every_mistake_reads_like_kubectl(self):
+        # A readable recipe, so that only the flag can be what fails: one "error: ..." line, then
+        # the help of the command it concerns, exit 3, nothing on stdout.
         path = recipe("llama-3-70b", "vllm", "agg")
-        for args, says in ((["env", path, "--bogus"], "The following argument was not expected: --bogus"),
-                           (["env", path, "-o", "xml"], "--output: xml not in {table,wide,json,yaml}"),
-                           (["node", "--timeout", "soon"], 'error: invalid --timeout "soon"'),
-                           (["node", "--timeout", ".s"], 'error: invalid --timeout ".s"'),
-                           (["nixl", "--transfer-timeout", "500ms"], 'error: invalid --transfer-timeout "500ms"')):
-            with self.subTest(args=args):
-                rc, _, err = run(*args)
-                self.assertEqual(rc, 3)
-                self.assertIn(says, err)
-
-    def test_no_subcommand_prints_usage(self):
-        # Usage, but exit 3 ("could not check"): a bare call in a CI gate must never pass.
-        rc, out, err = run()
-        self.assertEqual((rc, out), (3, ""))
-        self.assertIn("Usage: kubectl dynamo-icheck", err)
-        for sub in ("env", "node", "nixl", "all", "version"):
-            self.assertIn("\n  " + sub + " ", err)
-
-    def test_unknown_command_suggests(self):
-        for args, word, guess in ((["nod"], "nod", "node"), (["--context", "x", "nixel"], "nixel", "nixl"),
-                                  (["-n", "dynamo", "evn"], "evn", "env")):
+        for args, says, command in (
+                (["env", path, "--bogus"], "unknown flag: --bogus", "env"),
+                (["node", "--bogus"], "unknown flag: --bogus", "node"),
+                (["node", "-x"], "unknown shorthand flag: 'x' in -x", "node"),
+                (["-o", "json", "node"], "unknown shorthand flag: 'o' in -o", ""),
+                (["env", path, "-o", "xml"], 'invalid argument "xml" for "-o, --output" flag: use one of table, wide, json, yaml', "env"),
+                (["nixl", "--pairs", "some"], 'invalid argument "some" for "--pairs" flag: use one of cover, all', "nixl"),
+                (["node", "--parallel", "0"], 'invalid argument "0" for "--parallel" flag: use a number from 1 to 1024', "node"),
+                (["node", "--timeout", "soon"], 'invalid argument "soon" for "--timeout" flag', "node"),
+                (["node", "--timeout", ".s"], 'invalid argument ".s" for "--timeout" flag', "node"),
+                (["nixl", "--transfer-timeout", "500ms"], 'invalid argument "500ms" for "--transfer-timeout" flag', "nixl"),
+                (["node", "--timeout"], "flag needs an argument: --timeout", "node"),
+                (["node", "-o"], "flag needs an argument: 'o' in -o", "node"),
+                (["env"], "env needs PATH: recipe folder or one manifest file", "env"),
+                (["all"], "all needs RECIPE_DIR: recipe folder", "all"),
+                (["env", path, path], 'unexpected argument "%s" for "kubectl dynamo-icheck env"' % path, "env"),
+                (["node", "mypod"], 'unexpected argument "mypod" for "kubectl dynamo-icheck node": it takes no arguments', "node"),
+                # Flags a command does not use are refused, not silently ignored.
+                (["env", path, "--pod", "x"], "unknown flag: --pod", "env"),
+                (["env", path, "--transfer"], "unknown flag: --transfer", "env"),
+                (["node", "--transfer"], "unknown flag: --transfer", "node"),
+                (["version", "--local"], "unknown flag: --local", "version"),
+                (["version", "-o", "json"], "unknown shorthand flag: 'o' in -o", "version")):
             with self.subTest(args=args):
                 rc, out, err = run(*args)
                 self.assertEqual((rc, out), (3, ""))
-                self.assertIn('unknown command "%s" for "kubectl dynamo-icheck"' % word, err)
-                self.assertIn("Did you mean %s?" % guess, err)
+                see = "kubectl dynamo-icheck %s--help" % (command + " " if command else "")
+                lines = err.splitlines()
+                self.assertEqual(len(lines), 2, err)
+                self.assertTrue(lines[0].startswith("error: " + says), err)
+                self.assertEqual(lines[1], "See '%s' for usage." % see)
+                for cli11 in ("The following argument", "is required", "A subcommand", "Run with --help"):
+                    self.assertNotIn(cli11, err)
+
+    def test_no_subcommand_prints_help_to_stdout(self):
+        # As kubectl: the bare command is a request for help, not a mistake.
+        for args in ([], ["-n", "dynamo"]):
+            with self.subTest(args=args):
+                rc, out, err = run(*args)
+                self.assertEqual((rc, err), (0, ""))
+                self.assertIn("Usage:\n  kubectl dynamo-icheck [command] [options]", out)
+                for sub in ("env", "node", "nixl", "all", "version", "options"):
+                    self.assertIn("\n  " + sub + " ", out)
+
+    def test_unknown_command_suggests(self):
+        for args, word, guess in ((["nod"], "nod", "node"), (["--context", "x", "nixel"], "nixel", "nixl"),
+                                  (["-n", "dynamo", "evn"], "evn", "env"), (["nod", "--bogus"], "nod", "node")):
+            with self.subTest(args=args):
+                rc, out, err = run(*args)
+                self.assertEqual((rc, out), (3, ""))
+                self.assertEqual(err, 'error: unknown command "%s" for "kubectl dynamo-icheck"\n\n'
+                                 "Did you mean this?\n\t%s\nSee 'kubectl dynamo-icheck --help' for usage.\n"
+                                 % (word, guess))
         rc, _, err = run("frobnicate")
         self.assertNotIn("Did you mean", err)
         # A word carrying terminal escapes (OSC 0 window title, BEL) is quoted with them escaped.
@@ -245,20 +273,22 @@ class BadInput(unittest.TestCase):
 
 
 class Cli(unittest.TestCase):
-    def test_subcommand_help_lists_inherited_flags_and_examples(self):
-        for sub, own, example in (("node", None, "kubectl dynamo-icheck node --deployment llama-70b-disagg"),
-                                  ("nixl", "--transfer", "kubectl dynamo-icheck nixl --deployment llama-70b-disagg --transfer"),
-                                  ("env", "--live", "kubectl dynamo-icheck env recipes/llama-3-70b/vllm/disagg-multi-node")):
+    def test_subcommand_help_lists_its_own_flags_with_defaults(self):
+        for sub, own, example in (("node", "--deployment=''", "kubectl dynamo-icheck node --deployment llama-70b-disagg"),
+                                  ("nixl", "--transfer=false", "kubectl dynamo-icheck nixl --deployment llama-70b-disagg --transfer"),
+                                  ("env", "--live=false", "kubectl dynamo-icheck env recipes/llama-3-70b/vllm/disagg-multi-node")):
             with self.subTest(sub=sub):
                 rc, out, _ = run(sub, "--help")
                 self.assertEqual(rc, 0)
-                own_part, _, inherited = out.partition("Inherited flags:")
-                if own:
-                    self.assertIn(own, own_part)
-                for flag in ("--deployment", "-o,--output", "--kubeconfig", "-n,--namespace", "--timeout"):
-                    self.assertIn(flag, inherited)
-                self.assertIn("Examples:\n", inherited)
-                self.assertIn(example, inherited)
+                self.assertIn("\nExamples:\n", out)
+                self.assertIn("\n  " + example + "\n", out)
+                self.assertIn("\n    " + own + ":\n", out)
+                for flag in ("-o, --output=table", "--timeout=30s", "--parallel=16", "-c, --container=main"):
+                    self.assertIn("\n    " + flag + ":\n", out)
+                self.assertIn("\nExit codes:\n  0 ", out)
+                # The Kubernetes flags are listed once, under `options`, and pointed to.
+                self.assertNotIn("--kubeconfig", out)
+                self.assertIn('Use "kubectl dynamo-icheck options" for a list of global', out)
 
     def test_version_subcommand_and_flag(self):
         rc, out, _ = run("version")
@@ -269,7 +299,7 @@ class Cli(unittest.TestCase):
 
     def test_completion_of_words(self):
         no_cluster = {"KUBECONFIG": "/nonexistent"}
-        cases = (([""], ["env", "node", "nixl", "all", "version"], 4),
+        cases = (([""], ["env", "node", "nixl", "all", "version", "options"], 4),
                  (["n"], ["node", "nixl"], 4),
                  (["node", "-o", ""], ["table", "wide", "json", "yaml"], 4),
                  (["node", "--output=j"], ["--output=json"], 4),
@@ -278,7 +308,11 @@ class Cli(unittest.TestCase):
                  (["env", ""], [], 0),             # the recipe folder: the shell completes files
                  (["env", "recipes/x", ""], [], 4),
                  (["node", "--recipe", ""], [], 0),
-                 (["node", "-n", ""], [], 4))      # no cluster: no names, and no error text
+                 (["node", "-n", ""], [], 4),      # no cluster: no names, and no error text
+                 (["nixl", "--pairs", ""], ["cover", "all"], 4),
+                 (["all", "r", "--pairs=a"], ["--pairs=all"], 4),
+                 (["node", "-A", "-o", "w"], ["wide"], 4),   # -A is a flag: "-o" takes the value
+                 (["env", "--p"], ["--parallel"], 4))        # no --pod: env does not use it
         for words, want, directive in cases:
             with self.subTest(words=words):
                 rc, out, err = run("__complete", *words, env=no_cluster)
@@ -291,7 +325,7 @@ class Cli(unittest.TestCase):
     def test_help_shows_kubectl_prefix(self):
         rc, out, _ = run("-h")
         self.assertEqual(rc, 0)
-        self.assertIn("Usage: kubectl dynamo-icheck", out)
+        self.assertIn("Usage:\n  kubectl dynamo-icheck [command]", out)
 
     def test_namespace_spellings_like_kubectl(self):
         # Each spelling must carry the value: kubectl's namespace check rejects it by name.

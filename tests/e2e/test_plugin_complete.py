@@ -24,6 +24,7 @@ class TestCompletion(unittest.TestCase):
                 with self.subTest(kubectl=v):
                     self.assertEqual(self.complete(c, v, "nod"), ["node"])
                     self.assertEqual(self.complete(c, v, "node", "-o", ""), ["table", "wide", "json", "yaml"])
+                    self.assertEqual(self.complete(c, v, "nixl", "--pairs", ""), ["cover", "all"])
                     self.assertIn("dynamo", self.complete(c, v, "node", "-n", ""))
                     self.assertEqual(self.complete(c, v, "node", "--deployment", "ll"), ["llama-70b-disagg"])
                     pods = self.complete(c, v, "node", "--deployment", "llama-70b-disagg", "--pod", "")
