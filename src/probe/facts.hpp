@@ -3,8 +3,9 @@
 // Parsers fill them from raw text; rules (src/rules) judge them. Every optional / "found"
 // flag exists so a rule can tell "could not see" (skipped) from "saw a bad value" (fail).
 
-#include "probe/rdma_access/limit_facts.hpp"
 #include "probe/platform/platform_facts.hpp"
+#include "probe/rdma_access/limit_facts.hpp"
+#include "probe/ucx/srq_facts.hpp"
 
 #include <cstdint>
 #include <map>
@@ -315,6 +316,7 @@ struct NodeFacts {
   // ucx
   std::optional<UcxVersion> ucx_version;
   std::optional<UcxDevices> ucx_devices;
+  SrqFacts srq;  // ibv_devinfo -v max_srq per device (probe/ucx)
 
   // UCX_*, NCCL_*, NIXL_* only; values already passed through outside::shown_value.
   std::map<std::string, std::string> transport_env;

@@ -104,6 +104,8 @@ void read_gpus(NodeFacts& f) {
 void read_ucx(NodeFacts& f) {
   if (const Tool* t = f.tool("ucx_info_v"); ran_ok(t)) f.ucx_version = parse_ucx_version(t->output);
   if (const Tool* t = f.tool("ucx_info_d"); ran_ok(t)) f.ucx_devices = parse_ucx_devices(t->output);
+  if (const Tool* t = f.tool("ibv_caps"); t && t->found && !t->truncated)
+    f.srq = parse_ibv_caps(t->output);
 }
 
 void add_env(NodeFacts& f, std::string_view name, std::string_view value) {

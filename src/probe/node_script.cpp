@@ -3,6 +3,7 @@
 #include "dynamo/transport_vars.hpp"
 #include "probe/nixl/nixl_script.hpp"
 #include "probe/script_template.hpp"
+#include "probe/ucx/ucx_caps_script.hpp"
 
 #include <algorithm>
 #include <string>
@@ -337,7 +338,8 @@ printf '\n%sdone@@\n' "$ICHECK_MARK"
 } // namespace
 
 // The env filter comes from dynamo/transport_vars.hpp, the one list of transport variables; the
-// platform sections (node_script_platform.cpp) run before the final marker.
+// platform sections (node_script_platform.cpp) and the ucx layer's (probe/ucx/ucx_caps_script.hpp)
+// run before the final marker.
 std::string with_nonce(std::string_view script, std::string_view nonce) {
   return "ICHECK_NONCE=" + std::string(nonce) + "\n" + std::string(script);
 }
@@ -348,9 +350,11 @@ std::string with_deadline(std::string_view script, std::chrono::milliseconds bud
 }
 
 std::string_view node_probe_script() {
-  static const std::string script = insert_before_done(
-      fill_env_patterns(kNodeTemplate, "@@TRANSPORT_ENV@@", dynamo::node_probe_env_patterns()),
-      node_platform_fragment());
+  static const std::string script =
+      insert_before_done(insert_before_done(fill_env_patterns(kNodeTemplate, "@@TRANSPORT_ENV@@",
+                                                              dynamo::node_probe_env_patterns()),
+                                            node_platform_fragment()),
+                         ucx_caps_fragment());
   return script;
 }
 

@@ -77,6 +77,9 @@ SCENARIOS = {
     "node-ucx-env-no-rdma": ({
         "node-ucx-env-no-rdma-0-decode-a": changed(HEALTHY, transports=FAIL),
         "node-ucx-env-no-rdma-0-decode-b": changed(HEALTHY, UCX_NET_DEVICES=FAIL)}, "blocked", "nvlink"),
+    "node-ucx-kv-caps": ({
+        "node-ucx-kv-caps-0-decode-a": changed(HEALTHY, transports=FAIL),
+        "node-ucx-kv-caps-0-decode-b": changed(HEALTHY, UCX_TLS=FAIL)}, "blocked", "ucx"),
     "node-allocation-unknown": ({
         "node-allocation-unknown-0-decode-a": changed(HEALTHY, devices=WARN, UCX_NET_DEVICES=WARN)},
         "unconfirmed", "rdma-access"),
@@ -109,11 +112,16 @@ DETAILS = {
     ("node-pcie-gpus-0-decode-a", "topology"): "no NVLink on this part",
     ("node-ucx-tcp-only-0-decode-a", "transports"): "UCX would fall back to TCP",
     ("node-ucx-tcp-only-0-decode-a", "version"): "UCX 1.16.0 < 1.19",
+    ("node-ucx-kv-caps-0-decode-a", "transports"):
+        "NIXL's UCX backend cannot move KV over RDMA; mlx5_0, mlx5_1, mlx5_2, mlx5_3, mlx5_4, mlx5_5, mlx5_6, "
+        "mlx5_7 report max_srq 0",
+    ("node-ucx-kv-caps-0-decode-b", "transports"): "rc_mlx5, dc_mlx5 on 8 devices",
+    ("node-ucx-kv-caps-0-decode-b", "UCX_TLS"): "UCX_TLS=rc_x,tcp leaves out cuda_copy",
     ("node-allocation-unknown-0-decode-a", "UCX_NET_DEVICES"):
         "every listed port is Active, but which HCAs are the pod's is unknown (/sys/class/infiniband_verbs is absent; "
         "4 uverbs nodes for 8 HCAs)",
     ("node-ucx-env-no-rdma-0-decode-a", "transports"):
-        "UCX_TLS=cuda_copy,cuda_ipc,tcp has no RDMA transport (rc, dc, ud, ib, srd): UCX moves KV between nodes over TCP",
+        "UCX_TLS=cuda_copy,cuda_ipc,tcp has no RDMA transport (rc, dc, ib, srd; ud alone has no one-sided RDMA): UCX moves KV between nodes over TCP",
     ("node-ucx-env-no-rdma-0-decode-b", "UCX_NET_DEVICES"):
         "names no RDMA port (UCX names them like mlx5_0:1): UCX uses TCP only, KV falls back; not UCX device names: "
         "mlx5_0 (mlx5_0:1)",
@@ -252,6 +260,10 @@ class TestNodeScenarios(NodeMixin, unittest.TestCase):
 
     def test_ucx_env_without_rdma(self):
         self.check_scenario("node-ucx-env-no-rdma", self.VERSION)
+
+    def test_ucx_kv_capabilities(self):
+        """UD alone on NICs without an SRQ, and a UCX_TLS without cuda_copy: each fails at ucx."""
+        self.check_scenario("node-ucx-kv-caps", self.VERSION)
 
 
 class TestSameNode(NodeMixin, unittest.TestCase):

@@ -1,6 +1,7 @@
 #include "dynamo/transport_vars.hpp"
 #include "rules/env/env_detail.hpp"
 #include "rules/env/env_ucx_tls.hpp"
+#include "rules/nixl/nixl_backend.hpp"
 
 using icheck::dynamo::kNcclIbDisableVar;
 using icheck::dynamo::kUcxNetDevicesVar;
@@ -9,6 +10,34 @@ using icheck::dynamo::setting;
 using icheck::report::Status;
 
 namespace icheck::rules::detail {
+
+namespace {
+
+// The recipe's UCX_TLS against what KV needs: RDMA between nodes, and cuda_copy wherever UCX
+// carries KV (UCX detects GPU memory only through it), nullopt when it meets both.
+std::optional<report::Finding> tls_gap(const recipe::Service& s, const EnvContext& ctx,
+                                       const UcxTls& tls, const std::string& shown_tls) {
+  const std::string name(kUcxTlsVar);
+  const std::string fix = "set " + name + ": " + std::string(kKvTls) + " (or remove " + name + ")";
+  if (!tls.cuda_copy && service_kv_backends(s).over_ucx())
+    return env_finding(
+        s, name, Status::fail,
+        without_cuda_copy(shown_tls) +
+            (ctx.cross_node && !tls.rdma ? "; it also has " + std::string(kNoRdmaTransport) : ""),
+        fix);
+  if (ctx.cross_node && !tls.rdma && !(ctx.mnnvl && !tls.cuda_ipc_off))
+    return env_finding(s, name, Status::fail,
+                       shown_tls + " has " + std::string(kNoRdmaTransport) +
+                           (ctx.mnnvl ? " and no cuda_ipc for multi-node NVLink" : "") +
+                           ": cross-node KV falls back to TCP",
+                       fix);
+  if (ctx.mnnvl && tls.cuda_ipc_off)
+    return env_finding(s, name, Status::warn, without_cuda_ipc(shown_tls),
+                       "add cuda_ipc to " + name);
+  return std::nullopt;
+}
+
+}  // namespace
 
 std::optional<report::Finding> judge_ucx_tls(const recipe::Service& s, const EnvContext& ctx) {
   const std::string name(kUcxTlsVar);
@@ -30,17 +59,12 @@ std::optional<report::Finding> judge_ucx_tls(const recipe::Service& s, const Env
                                    "NIXL's control channel cannot connect",
                        "remove " + name + ", or add tcp (or rc) to it");
   }
+  if (auto gap = tls_gap(s, ctx, tls, shown_tls))
+    return gap;
   if (ctx.cross_node && !tls.rdma) {
-    if (ctx.mnnvl) {
-      return env_finding(s, name, Status::ok,
-                         shown_tls + ": no RDMA, KV moves over multi-node NVLink (cuda_ipc; "
-                                     "MNNVL intended)");
-    }
-    return env_finding(s, name, Status::fail,
-                       shown_tls + " has no RDMA transport (rc, dc, ud, ib, srd): cross-node KV "
-                                   "falls back to TCP",
-                       "set " + name + ": rc_x,rc,dc_x,dc,cuda_copy,cuda_ipc (or remove " + name +
-                           ")");
+    return env_finding(s, name, Status::ok,
+                       shown_tls + ": no RDMA, KV moves over multi-node NVLink (cuda_ipc; "
+                                   "MNNVL intended)");
   }
   if (tls.negated && tls.cuda_ipc_off) {
     return env_finding(s, name, Status::ok,

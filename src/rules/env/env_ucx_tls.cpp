@@ -1,5 +1,6 @@
 #include "rules/env/env_ucx_tls.hpp"
 
+#include <algorithm>
 #include <sstream>
 #include <vector>
 
@@ -7,26 +8,52 @@ namespace icheck::rules::detail {
 
 namespace {
 
+// The names, blanks and UCX's ":aux" suffix dropped.
 std::vector<std::string> tokens(std::string_view list) {
   std::vector<std::string> out;
   std::istringstream in{std::string(list)};
   for (std::string item; std::getline(in, item, ',');) {
     const auto first = item.find_first_not_of(' ');
-    if (first != std::string::npos) {
-      out.push_back(item.substr(first, item.find_last_not_of(' ') - first + 1));
-    }
+    if (first == std::string::npos)
+      continue;
+    item = item.substr(first, item.find_last_not_of(' ') - first + 1);
+    if (auto colon = item.find(':'); colon != std::string::npos)
+      item.resize(colon);
+    if (!item.empty())
+      out.push_back(item);
   }
   return out;
 }
 
-bool is_rdma(const std::string& tl) {
-  return tl.starts_with("rc") || tl.starts_with("dc") || tl.starts_with("ud") || tl == "ib" ||
-         tl == "srd" || tl == "all";
+struct Names {
+  std::vector<std::string> list;
+  bool any(std::initializer_list<std::string_view> names) const {
+    return std::any_of(list.begin(), list.end(), [&](const std::string& t) {
+      return t == "all" || std::find(names.begin(), names.end(), t) != names.end();
+    });
+  }
+  bool starting(std::string_view prefix) const {
+    return std::any_of(list.begin(), list.end(),
+                       [&](const std::string& t) { return t == "all" || t.starts_with(prefix); });
+  }
+};
+
+bool names_rdma(const Names& n) {
+  return n.starting("rc") || n.starting("dc") || n.any({"ib", "srd"});
 }
 
-bool is_active_message(const std::string& tl) {
-  return is_rdma(tl) || tl == "tcp" || tl == "sm" || tl == "shm" || tl == "posix" ||
-         tl == "sysv";
+bool names_active_message(const Names& n) {
+  return names_rdma(n) || n.starting("ud") || n.any({"tcp", "sm", "shm", "mm", "posix", "sysv"});
+}
+
+// An exclusion list drops RC only when it names both RC flavours (or their alias), DC when it
+// names dc_mlx5 or its alias. srd (EFA only) is not counted as kept: on an mlx5 node it is not
+// there.
+bool excludes_rdma(const Names& n) {
+  const bool rc =
+      n.any({"rc", "ib"}) || (n.any({"rc_x", "rc_mlx5"}) && n.any({"rc_v", "rc_verbs"}));
+  const bool dc = n.any({"dc", "dc_x", "dc_mlx5", "ib"});
+  return rc && dc;
 }
 
 }  // namespace
@@ -34,35 +61,34 @@ bool is_active_message(const std::string& tl) {
 UcxTls parse_ucx_tls(std::string_view value) {
   UcxTls out;
   out.negated = value.starts_with("^");
-  if (out.negated) {
+  if (out.negated)
     value.remove_prefix(1);
-  }
-  bool listed_rdma = false;
-  bool listed_am = false;
-  bool listed_cuda_ipc = false;
-  bool listed_ib_or_all = false;
-  bool rc = false, dc = false, ud = false;
-  for (const auto& tl : tokens(value)) {
-    listed_rdma = listed_rdma || is_rdma(tl);
-    listed_am = listed_am || is_active_message(tl);
-    listed_cuda_ipc = listed_cuda_ipc || tl == "cuda_ipc" || tl == "all";
-    listed_ib_or_all = listed_ib_or_all || tl == "ib" || tl == "all";
-    rc = rc || tl.starts_with("rc");
-    dc = dc || tl.starts_with("dc");
-    ud = ud || tl.starts_with("ud");
-  }
+  const Names n{tokens(value)};
+  const bool copy = n.any({"cuda_copy", "cuda"});
+  const bool ipc = n.any({"cuda_ipc", "cuda"});
   if (out.negated) {
-    // An exclusion list keeps every transport it does not name: RDMA goes with the whole
-    // "ib" alias (or "all"), or with rc, dc and ud all named; ^ud alone leaves rc and dc.
-    out.rdma = !(listed_ib_or_all || (rc && dc && ud));
+    out.rdma = !excludes_rdma(n);
     out.active_message = true;  // tcp and sm stay unless excluded by name too
-    out.cuda_ipc_off = listed_cuda_ipc;
+    out.cuda_copy = !copy;
+    out.cuda_ipc_off = ipc;
   } else {
-    out.rdma = listed_rdma;
-    out.active_message = listed_am;
-    out.cuda_ipc_off = !listed_cuda_ipc;
+    out.rdma = names_rdma(n);
+    out.active_message = names_active_message(n);
+    out.cuda_copy = copy;
+    out.cuda_ipc_off = !ipc;
   }
   return out;
+}
+
+std::string without_cuda_copy(std::string_view shown) {
+  return std::string(shown) +
+         " leaves out cuda_copy: UCX then takes the KV cache's GPU memory for host memory and NIXL "
+         "cannot register it (NVIDIA/TensorRT-LLM #18373), on one node as across nodes";
+}
+
+std::string without_cuda_ipc(std::string_view shown) {
+  return std::string(shown) +
+         " leaves out cuda_ipc while multi-node NVLink is meant to carry KV: UCX cannot use NVLink";
 }
 
 }  // namespace icheck::rules::detail

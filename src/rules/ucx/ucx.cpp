@@ -1,8 +1,8 @@
 // ucx: the transports and memory types UCX really sees, its version, RoCE addressing.
 #include "dynamo/transport_vars.hpp"
-#include "rules/env/env_ucx_tls.hpp"
 #include "rules/fabric/fabric_pod.hpp"
 #include "rules/node/node_layers.hpp"
+#include "rules/ucx/kv_transports.hpp"
 #include "rules/ucx/ucx_view.hpp"
 #include "util/text.hpp"
 
@@ -12,7 +12,6 @@ namespace icheck::rules::node {
 namespace {
 
 using probe::UcxMemoryDomain;
-using probe::UcxTransport;
 using report::Layer;
 using report::Status;
 
@@ -20,88 +19,7 @@ bool ib_domain(const UcxMemoryDomain& md) {
   return md.component == "ib" || md.name.starts_with("ib/") || md.name.starts_with("mlx");
 }
 
-bool rdma_transport(const UcxTransport& t) {
-  const auto& n = t.transport;
-  return n.starts_with("rc") || n.starts_with("dc") || n.starts_with("ud") || n == "srd";
-}
-
 bool has(const std::vector<std::string>& v, const std::string& s) { return std::find(v.begin(), v.end(), s) != v.end(); }
-
-// "mlx5_0:1" -> the sysfs port; nullptr when sysfs does not know it.
-const probe::IbPort* sysfs_port(const NodeView& v, const std::string& ucx_device) {
-  for (const auto* p : all_ports(v))
-    if (port_id(*p) == ucx_device) return p;
-  return nullptr;
-}
-
-const std::string no_ucx_info_next =
-    "run ucx_info -d in a debug container with UCX on the same node and RDMA resources, or set " +
-    dynamo::setting(dynamo::kUcxProtoInfoVar, "y") +
-    " on the worker to log the transport NIXL's UCX selects";
-
-std::optional<report::Finding> ucx_info_missing(const NodeView& v) {
-  const auto* t = v.facts.tool("ucx_info_d");
-  if (t == nullptr || !t->found)
-    return finding(Layer::ucx, "transports", Status::skipped,
-                   "ucx_info not in the image (Dynamo's vLLM images carry UCX only inside the NIXL wheel): cannot see "
-                   "the transports UCX picks",
-                   no_ucx_info_next);
-  if (v.facts.ucx_devices) return std::nullopt;
-  std::string why = t->timed_out ? "timed out"
-                                 : "exited " + (t->exit_code ? std::to_string(*t->exit_code) : std::string("?"));
-  auto first = text::lines(t->output);
-  std::string line = first.empty() ? "" : ": " + std::string(text::trim(first.front()));
-  return finding(Layer::ucx, "transports", Status::warn, "ucx_info -d " + why + line, "ucx_info -d");
-}
-
-report::Finding transports(const NodeView& v) {
-  std::vector<std::string> rdma_names, devices, down, others;
-  for (const auto& t : v.facts.ucx_devices->transports) {
-    if (!rdma_transport(t)) {
-      if (!has(others, t.transport)) others.push_back(t.transport);
-      continue;
-    }
-    const auto* p = sysfs_port(v, t.device);
-    if (p && !is_active(*p)) {
-      if (!has(down, t.device)) down.push_back(t.device);
-      continue;
-    }
-    if (!has(rdma_names, t.transport)) rdma_names.push_back(t.transport);
-    if (!has(devices, t.device)) devices.push_back(t.device);
-  }
-  if (!rdma_names.empty())
-    return finding(Layer::ucx, "transports", Status::ok,
-                   join(rdma_names) + " on " + std::to_string(devices.size()) + " device" +
-                       (devices.size() == 1 ? "" : "s") + " (" + join(devices) + ")");
-  std::string seen = others.empty() ? "nothing" : join(others);
-  std::string extra = down.empty() ? "" : "; RDMA transports only on ports that are not Active: " + join(down);
-  return finding(Layer::ucx, "transports", Status::fail,
-                 "UCX would fall back to TCP: ucx_info -d lists " + seen + ", no rc/dc/ud" + extra,
-                 "fix the fabric and rdma-access findings above, then: ucx_info -d | grep 'Transport: rc'");
-}
-
-// ucx_info -d lists every transport the UCX build has, whatever UCX_TLS allows: an RDMA transport
-// it lists is UCX's to use only when the pod's UCX_TLS keeps one. Multi-node NVLink leaves RDMA
-// out on purpose (the nvlink layer judges that).
-std::optional<report::Finding> tls_without_rdma(const NodeView& v) {
-  auto tls = env(v.facts, dynamo::kUcxTlsVar);
-  if (v.mnnvl || !tls || text::trim(*tls).empty() || detail::parse_ucx_tls(text::trim(*tls)).rdma)
-    return std::nullopt;
-  std::vector<std::string> listed;
-  if (v.facts.ucx_devices)
-    for (const auto& t : v.facts.ucx_devices->transports)
-      if (rdma_transport(t) && !has(listed, t.transport))
-        listed.push_back(t.transport);
-  std::string seen =
-      listed.empty() ? "" : "; ucx_info -d lists " + join(listed) + ", which it does not allow";
-  return finding(
-      Layer::ucx, "transports", Status::fail,
-      dynamo::setting(dynamo::kUcxTlsVar, *tls) +
-          " has no RDMA transport (rc, dc, ud, ib, srd): UCX moves KV between nodes over TCP" +
-          seen,
-      "set " + dynamo::setting(dynamo::kUcxTlsVar, "rc_x,rc,dc_x,dc,cuda_copy,cuda_ipc") +
-          " (or unset it)");
-}
 
 // "1.16.0" < 1.19: NIXL needs UCP >= 1.19 and its error handling degrades on older UCX.
 bool older_than(const std::string& version, int major, int minor) {
@@ -176,11 +94,9 @@ UcxGpuMemory ucx_gpu_memory(const probe::NodeFacts& facts) {
 
 std::vector<report::Finding> judge_ucx(const NodeView& v) {
   std::vector<report::Finding> out;
-  if (auto f = tls_without_rdma(v))
+  out.push_back(kv_transports(v));
+  if (auto f = tls_gpu_memory(v))
     out.push_back(*f);
-  else if (auto missing = ucx_info_missing(v))
-    out.push_back(*missing);
-  else out.push_back(transports(v));
   if (auto f = version(v)) out.push_back(*f);
   if (gid_tables_known(v))
     for (auto& f : gid_index(v)) out.push_back(std::move(f));

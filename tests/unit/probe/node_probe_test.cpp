@@ -115,16 +115,26 @@ TEST_CASE("probe script on this machine (no RDMA, no GPU) under dash, busybox sh
     CHECK(f.script_complete);
     CHECK_FALSE(f.hostname.empty());
     CHECK_FALSE(f.kernel.empty());
-    for (auto name : {"hostname", "kernel", "sysfs_ib", "dev_infiniband", "proc_limits", "proc_status", "ulimit_l",
-                      "memory_peers", "sys_module", "proc_modules", "nvidia_driver", "dev_gdrdrv", "proc_devices",
-                      "transport_env", "ibstat", "ibv_devinfo", "ibv_devices", "ibdev2netdev", "lsmod",
-                      "nvidia_smi_list", "nvidia_smi_topo", "nvidia_smi_nvlink", "ucx_info_v", "ucx_info_d"}) {
+    for (auto name : {"hostname",        "kernel",
+                      "sysfs_ib",        "dev_infiniband",
+                      "proc_limits",     "proc_status",
+                      "ulimit_l",        "memory_peers",
+                      "sys_module",      "proc_modules",
+                      "nvidia_driver",   "dev_gdrdrv",
+                      "proc_devices",    "transport_env",
+                      "ibstat",          "ibv_devinfo",
+                      "ibv_devices",     "ibdev2netdev",
+                      "lsmod",           "nvidia_smi_list",
+                      "nvidia_smi_topo", "nvidia_smi_nvlink",
+                      "ucx_info_v",      "ucx_info_d",
+                      "ibv_caps"}) {
       CAPTURE(name);
       REQUIRE(f.tool(name) != nullptr);
       CHECK_FALSE(f.tool(name)->truncated);
     }
     // This machine has no RDMA stack and no GPU tools: recorded as not found, not as failures.
-    for (auto name : {"ibstat", "ibv_devinfo", "nvidia_smi_list", "ucx_info_d"}) CHECK_FALSE(f.tool(name)->found);
+    for (auto name : {"ibstat", "ibv_devinfo", "nvidia_smi_list", "ucx_info_d", "ibv_caps"})
+      CHECK_FALSE(f.tool(name)->found);
     CHECK(f.nvidia_smi_error.kind == NvidiaSmiErrorKind::not_found);
     CHECK(f.memlock.soft.has_value());
     CHECK(f.cap_eff.has_value());

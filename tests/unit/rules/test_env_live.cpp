@@ -135,7 +135,8 @@ TEST_CASE("live env: UCX_TLS=tcp fails on a cross-node disagg worker wherever it
   REQUIRE(injected.size() == 1);
   CHECK(injected[0].name == "decode UCX_TLS");
   CHECK(injected[0].status == Status::fail);
-  CHECK(injected[0].detail.find("UCX_TLS=tcp has no RDMA transport") == 0);
+  CHECK(injected[0].detail.find("UCX_TLS=tcp leaves out cuda_copy") == 0);
+  CHECK(injected[0].detail.find("; it also has no RDMA transport") != std::string::npos);
   CHECK(injected[0].detail.ends_with("(in the pod, not in the recipe: set by the operator or the image)"));
 
   const auto qwen = recipe_dgd("qwen3.5-122b/fp8/vllm/disagg-h200-agentic/deploy.yaml");

@@ -78,8 +78,8 @@ TEST_CASE("UCX_TLS without RDMA on cross-node disagg, no MNNVL: fail") {
   const auto* tls = find(f, "decode UCX_TLS");
   REQUIRE(tls);
   CHECK(tls->status == Status::fail);
-  CHECK(tls->detail == "UCX_TLS=cuda_copy,cuda_ipc,tcp has no RDMA transport (rc, dc, ud, ib, "
-                       "srd): cross-node KV falls back to TCP");
+  CHECK(tls->detail == "UCX_TLS=cuda_copy,cuda_ipc,tcp has no RDMA transport (rc, dc, ib, srd; ud "
+                       "alone has no one-sided RDMA): cross-node KV falls back to TCP");
   CHECK(tls->next == "set UCX_TLS: rc_x,rc,dc_x,dc,cuda_copy,cuda_ipc (or remove UCX_TLS)");
 }
 
@@ -333,4 +333,71 @@ TEST_CASE("same node is not NVLink: a single-node disagg worker without an RDMA 
   for (auto& s : dgd.services)
     s.rdma_resources["rdma/ib"] = "2";
   CHECK(find(rules::env_findings(dgd), "decode rdma-resource")->status == Status::ok);
+}
+
+namespace {
+
+// A disaggregated vLLM prefill + decode that fit one node (nodeCount 1), env lines as given.
+std::string one_node_disagg(const std::string& env_lines) {
+  std::string out = "apiVersion: nvidia.com/v1beta1\nkind: DynamoGraphDeployment\n"
+                    "metadata: {name: t}\nspec:\n  components:\n";
+  for (const char* role : {"prefill", "decode"}) {
+    out += std::string("    - name: ") + role + "\n      type: " + role +
+           "\n      podTemplate:\n        spec:\n          containers:\n            - name: main\n"
+           "              resources: {limits: {nvidia.com/gpu: 2}}\n"
+           "              env:\n" +
+           env_lines;
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "UCX_TLS without cuda_copy fails on a single-node disagg recipe too (TensorRT-LLM #18373)") {
+  // Was ok: "active-message transport allowed (single node)"; VRAM then reads as host memory.
+  const auto f = rules::env_findings(
+      inline_dgd(one_node_disagg("                - {name: UCX_TLS, value: tcp}\n")));
+  const auto* tls = find(f, "decode UCX_TLS");
+  REQUIRE(tls);
+  CHECK(tls->status == Status::fail);
+  CHECK(
+      tls->detail ==
+      "UCX_TLS=tcp leaves out cuda_copy: UCX then takes the KV cache's GPU memory for host memory "
+      "and NIXL cannot register it (NVIDIA/TensorRT-LLM #18373), on one node as across nodes");
+  CHECK(tls->next == "set UCX_TLS: rc_x,rc,dc_x,dc,cuda_copy,cuda_ipc (or remove UCX_TLS)");
+  // Keeping cuda_copy on one node is ok, as before.
+  const auto ok = rules::env_findings(
+      inline_dgd(one_node_disagg("                - {name: UCX_TLS, value: \"tcp,cuda_copy\"}\n")));
+  CHECK(find(ok, "decode UCX_TLS")->status == Status::ok);
+  // KV that does not ride UCX (NIXL's LIBFABRIC backend) does not need UCX's cuda_copy.
+  const auto fabric = rules::env_findings(inline_dgd(one_node_disagg(
+      "                - {name: UCX_TLS, value: tcp}\n"
+      "                - {name: TRTLLM_NIXL_KVCACHE_BACKEND, value: LIBFABRIC}\n")));
+  CHECK(find(fabric, "decode UCX_TLS")->status == Status::ok);
+}
+
+TEST_CASE("UCX_TLS leaving out cuda_ipc on a recipe that means multi-node NVLink warns, without "
+          "RDMA too it fails") {
+  auto f =
+      rules::env_findings(recipe_dgd("qwen3.8-2.4t-a95b-fp8/sglang/disagg-gb200-chat/deploy.yaml"));
+  REQUIRE(find(f, "PrefillWorker UCX_TLS"));
+  CHECK(find(f, "PrefillWorker UCX_TLS")->status == Status::ok);  // cuda_copy,cuda_ipc,tcp
+  auto dgd = recipe_dgd("qwen3.8-2.4t-a95b-fp8/sglang/disagg-gb200-chat/deploy.yaml");
+  for (auto& s : dgd.services)
+    for (auto& v : s.env)
+      if (v.name == "UCX_TLS")
+        v.value = "rc,cuda_copy,tcp";
+  f = rules::env_findings(dgd);
+  CHECK(find(f, "PrefillWorker UCX_TLS")->status == Status::warn);
+  CHECK(find(f, "PrefillWorker UCX_TLS")
+            ->detail.find("leaves out cuda_ipc while multi-node NVLink") != std::string::npos);
+  for (auto& s : dgd.services)
+    for (auto& v : s.env)
+      if (v.name == "UCX_TLS")
+        v.value = "cuda_copy,tcp";
+  f = rules::env_findings(dgd);
+  CHECK(find(f, "PrefillWorker UCX_TLS")->status == Status::fail);
+  CHECK(find(f, "PrefillWorker UCX_TLS")->detail.find("and no cuda_ipc for multi-node NVLink") !=
+        std::string::npos);
 }

@@ -210,7 +210,8 @@ TEST_CASE("node: UCX tcp-only falls back to TCP, old UCX warns, ucx_info absent 
   auto fs = judge(p);
   auto f = find(fs, "transports");
   CHECK(f.status == Status::fail);
-  CHECK(f.detail == "UCX would fall back to TCP: ucx_info -d lists posix, cuda_copy, tcp, no rc/dc/ud");
+  CHECK(f.detail ==
+        "UCX would fall back to TCP: ucx_info -d lists posix, cuda_copy, tcp, no rc/dc");
   CHECK_FALSE(has(fs, "ucx gpudirect"));
 
   p.set("ucx_info_v", fixture_from("ucx_info/ucx-1.16-version-source-build.txt", "# Library"));
@@ -248,9 +249,9 @@ TEST_CASE(
   auto f = find(fs, "transports");
   CHECK(f.status == Status::fail);
   CHECK(f.layer == Layer::ucx);
-  CHECK(contains(f.detail,
-                 "UCX_TLS=cuda_copy,cuda_ipc,tcp has no RDMA transport (rc, dc, ud, ib, srd)"));
-  CHECK(contains(f.detail, "ucx_info -d lists rc_mlx5, dc_mlx5, ud_mlx5, which it does not allow"));
+  CHECK(contains(
+      f.detail, "UCX_TLS=cuda_copy,cuda_ipc,tcp has no RDMA transport (rc, dc, ib, srd; ud alone"));
+  CHECK(contains(f.detail, "ucx_info -d lists rc_mlx5, dc_mlx5, which it does not allow"));
   CHECK(contains(f.next, "UCX_TLS=rc_x,rc,dc_x,dc,cuda_copy,cuda_ipc"));
 
   // An exclusion list that drops every RDMA transport is the same.
@@ -280,7 +281,7 @@ TEST_CASE("node: UCX_TLS keeping an RDMA transport leaves transports to ucx_info
     p.set("transport_env", std::string("UCX_TLS=") + tls + "\nUCX_NET_DEVICES=mlx5_0:1,mlx5_1:1\n");
     auto f = find(judge(p), "transports");
     CHECK(f.status == Status::ok);
-    CHECK(f.detail == "rc_mlx5, dc_mlx5, ud_mlx5 on 2 devices (mlx5_0:1, mlx5_1:1)");
+    CHECK(f.detail == "rc_mlx5, dc_mlx5 on 2 devices (mlx5_0:1, mlx5_1:1)");
   }
   // Multi-node NVLink carries KV: no RDMA in UCX_TLS is the intent (the nvlink layer judges it).
   p.set("transport_env", "UCX_TLS=cuda_copy,cuda_ipc,tcp\nUCX_CUDA_IPC_ENABLE_MNNVL=y\n");

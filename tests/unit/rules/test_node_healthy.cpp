@@ -23,7 +23,7 @@ TEST_CASE("node: healthy 8xH100 InfiniBand is ok at every required check, in lay
   CHECK(find(fs, "links").detail == "18/18 NVLinks active on 1 GPU");
   CHECK(find(fs, "nic affinity").detail == "8/8 GPUs have a PIX/PXB NIC");
   CHECK(find(fs, "UCX_NET_DEVICES").status == Status::ok);
-  CHECK(find(fs, "transports").detail == "rc_mlx5, dc_mlx5, ud_mlx5 on 2 devices (mlx5_0:1, mlx5_1:1)");
+  CHECK(find(fs, "transports").detail == "rc_mlx5, dc_mlx5 on 2 devices (mlx5_0:1, mlx5_1:1)");
   CHECK(find(fs, "version").detail == "UCX 1.19.0");
   CHECK_FALSE(has(fs, "rate"));  // the RoCE bond is not GPU-affine: its 200 Gb/s is not "mixed"
 }
