@@ -112,6 +112,11 @@ void add_transfer_flags(CLI::App& sub, CommandLine& line) {
                  "node with every decode node)")
       ->check(one_of("pairs"))
       ->capture_default_str();
+  sub.add_option("--test-tool", o.test_tool,
+                 "Tool for --transfer: auto (the workers' own NIXL Python API first), "
+                 "nixl-python, nixlbench, ucx_perftest or nixl_test")
+      ->check(one_of("test-tool"))
+      ->capture_default_str();
   sub.add_option("--test-image", o.test_image,
                  "Image with nixlbench or ucx_perftest, for the kubectl debug commands printed "
                  "when the pods' own image has neither");
@@ -133,6 +138,7 @@ const std::map<std::string, std::vector<std::string>>& flag_choices() {
       {"output", {"table", "wide", "json", "yaml"}},
       {"color", {"auto", "always", "never"}},
       {"pairs", {"cover", "all"}},
+      {"test-tool", {"auto", "nixl-python", "nixlbench", "ucx_perftest", "nixl_test"}},
   };
   return choices;
 }

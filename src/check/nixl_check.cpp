@@ -9,9 +9,16 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <random>
 
 namespace icheck::check {
 namespace {
+
+rules::NodeContext node_context(const PodRun& run) {
+  rules::NodeContext context;
+  context.disagg = run.disagg;
+  return context;
+}
 
 std::vector<rules::PairCandidate> candidates(const PodRun& run) {
   std::vector<rules::PairCandidate> list;
@@ -20,22 +27,25 @@ std::vector<rules::PairCandidate> candidates(const PodRun& run) {
       const auto& pod = p.probe.pod;
       list.push_back({pod.name, pod.namespace_, pod.node, pod.pod_ip, pod.role, pod.container,
                       p.nixl, p.backends.names, p.backends.library, pod.multinode,
-                      pod.multinode_group});
+                      pod.multinode_group, rules::kv_gpu_index(p.node, node_context(run))});
     }
   }
   return list;
+}
+
+// The NIXL Python test's data pattern is derived from this: a run never checks a buffer that an
+// earlier run (or another pair) left behind.
+std::string run_seed() {
+  std::random_device rd;
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%08x%08x", rd(), rd());
+  return buf;
 }
 
 ProbedPod* find(PodRun& run, const std::string& name) {
   auto it = std::find_if(run.probed.begin(), run.probed.end(),
                          [&](const ProbedPod& p) { return p.probe.pod.name == name; });
   return it == run.probed.end() ? nullptr : &*it;
-}
-
-rules::NodeContext node_context(const PodRun& run) {
-  rules::NodeContext context;
-  context.disagg = run.disagg;
-  return context;
 }
 
 // What the pair's KV ports carry: the slower side's slowest port, the smaller side's sum.
@@ -52,8 +62,18 @@ rules::PairRates pair_rates(PodRun& run, const rules::TransferPlan& plan) {
   return rates;
 }
 
-void say_commands(const rules::TransferPlan& plan, report::Report& report) {
-  if (plan.tool != rules::TestTool::none) {
+// The NIXL Python test is this plugin's own script (kilobytes of Python in each argv): its
+// next step is the plugin run for that one pair, not the two raw commands.
+std::string rerun_pair(const rules::TransferPlan& plan, const Options& options) {
+  return plugin_command("nixl --transfer --pair " + plan.prefill + "," + plan.decode +
+                            " --test-tool nixl-python",
+                        options);
+}
+
+void say_commands(const rules::TransferPlan& plan, const Options& options, report::Report& report) {
+  if (plan.tool == rules::TestTool::nixl_python) {
+    report.next.push_back(rerun_pair(plan, options));
+  } else if (plan.tool != rules::TestTool::none) {
     report.next.push_back(plan.listener_command());
     report.next.push_back(plan.initiator_command());
   }
@@ -66,11 +86,12 @@ void say_debug_commands(const rules::TransferPlan& plan, report::Report& report)
   report.next.push_back(plan.debug_initiator_command());
 }
 
-void say_plan(const rules::TransferPlan& plan, report::Report& report) {
+void say_plan(const rules::TransferPlan& plan, const Options& options, report::Report& report) {
   for (const auto& note : {plan.node_note, plan.backend_note, plan.tool_note}) {
     if (!note.empty()) report.limitations.push_back(note);
   }
-  if (plan.runnable) say_commands(plan, report);
+  if (plan.runnable)
+    say_commands(plan, options, report);
   else say_debug_commands(plan, report);
 }
 
@@ -146,10 +167,13 @@ void run_and_judge(PodRun& run, const std::vector<rules::TransferPlan>& plans,
     auto finding = rules::judge_transfer(outcomes[i], pair_rates(run, plans[i]));
     if (ran_on_one_node(outcomes[i], finding)) {
       finding.next = cross_node_next(run, options, pairing);
+    } else if (finding.status != report::Status::ok &&
+               plans[i].tool == rules::TestTool::nixl_python) {
+      finding.next = finding.next.empty() ? rerun_pair(plans[i], options) : finding.next;
     } else if (finding.status != report::Status::ok) {
       // The same commands, by hand, show where the test stops (each in its own terminal).
       finding.next = "run the two commands below by hand to see where the test stops";
-      say_commands(plans[i], report);
+      say_commands(plans[i], options, report);
     }
     add_to_pods(run, plans[i], finding);
     findings.push_back(std::move(finding));
@@ -196,7 +220,7 @@ void transfer(PodRun& run, const Options& options, report::Report& report, rules
       runnable.push_back(plan);
       continue;
     }
-    say_plan(plan, report);
+    say_plan(plan, options, report);
     if (options.transfer) {
       auto next = plan.debug_listener_argv.empty() ? std::string() : plan.debug_listener_command();
       add_to_pods(run, plan, not_runnable(why_not_runnable(plan), next));
@@ -204,7 +228,7 @@ void transfer(PodRun& run, const Options& options, report::Report& report, rules
   }
   if (!options.transfer) {
     if (!runnable.empty()) {
-      say_plan(runnable.front(), report);
+      say_plan(runnable.front(), options, report);
       report.limitations.push_back(
           "no transfer was exercised: add --transfer to run " +
           (planned.plans.size() > 1 ? std::to_string(planned.plans.size()) + " pairs that cover every node"
@@ -219,6 +243,12 @@ void transfer(PodRun& run, const Options& options, report::Report& report, rules
     for (const auto& note : {plan.node_note, plan.backend_note}) {
       if (!note.empty()) report.limitations.push_back(note);
     }
+    // Which tool ran and why, when it is the worker's own NIXL (the others say it in their
+    // figures' names and notes already).
+    if (plan.tool == rules::TestTool::nixl_python &&
+        std::find(report.limitations.begin(), report.limitations.end(), plan.tool_note) ==
+            report.limitations.end())
+      report.limitations.push_back(plan.tool_note);
   }
   if (!runnable.empty())
     run_and_judge(run, runnable, options, pairing, report);
@@ -288,6 +318,11 @@ void judge_nixl_pods(PodRun& run, const Options& options, report::Report& report
   pairing.timeout_s = static_cast<int>(options.transfer_timeout.count() / 1000);
   pairing.mode = options.pairs == "all" ? rules::PairMode::all : rules::PairMode::cover;
   pairing.test_image = options.test_image;
+  pairing.seed = run_seed();
+  if (auto tool = rules::parse_test_tool(options.test_tool); tool)
+    pairing.test_tool = *tool;
+  else
+    report.errors.push_back(tool.error().message);
   if (!options.pair.empty()) {
     auto pair = rules::parse_pair(options.pair);
     if (!pair) {

@@ -40,6 +40,7 @@ struct Options {
   std::string pair;   // PREFILL,DECODE
   std::string pairs = "cover";  // cover | all
   std::string test_image;       // for the kubectl debug commands when no image has a tool
+  std::string test_tool = "auto";  // auto | nixl-python | nixlbench | ucx_perftest | nixl_test
   std::chrono::milliseconds transfer_timeout{60000};
 };
 

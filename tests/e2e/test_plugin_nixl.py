@@ -264,7 +264,7 @@ class TestNixlTransfer(NixlMixin, unittest.TestCase):
                                    layer="nixl")
         d = details(doc)
         self.assertEqual(d[("nixl-vllm-0-prefill", "transfer")],
-                         "--transfer asked, but no test can run: neither pod has nixlbench, ucx_perftest or nixl_test "
+                         "--transfer asked, but no test can run: neither pod has NIXL's Python API, nixlbench, ucx_perftest or nixl_test "
                          "in common (prefill nixl-vllm-0-prefill (node h100-node-p, 10.60.0.1) -> decode "
                          "nixl-vllm-0-decode (node h100-node-d, 10.60.0.2))")
         nxt = doc["verdict"]["next"]

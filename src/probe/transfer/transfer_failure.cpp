@@ -22,8 +22,11 @@ const std::vector<Pattern>& patterns() {
        {"start barrier", "error in barrier", "in etcd", "etcd error", "failed to connect to etcd"},
        {}},
       {K::no_peer, {"asio connection timeout"}, {}},
-      {K::stalled, {"asio receive timeout"}, {}},
-      {K::backend_missing, {"createbackend: unsupported backend", "getpluginparams: backend"}, {}},
+      {K::stalled, {"asio receive timeout", "icheck-nixl: stalled"}, {}},
+      {K::backend_missing,
+       {"createbackend: unsupported backend", "getpluginparams: backend",
+        "icheck-nixl: error: no backend"},
+       {}},
       {K::unreachable, {"destination is unreachable"}, {}},
       // ibv_* errors, not UCX's warnings about them (ibv_query_port_speed WARNs are harmless)
       {K::verbs, {"ucx  error", "error:", "couldn't"}, {"ibv_"}},
@@ -107,8 +110,8 @@ TransferFailure detect_transfer_failure(std::string_view output) {
 
 bool shows_connected(std::string_view output) {
   static const std::vector<std::string_view> markers = {
-      "accepted connection from", "bandwidth (mb/s)", "latency (usec)",
-      "all processes are ready to proceed", "block size (b)"};
+      "accepted connection from",           "bandwidth (mb/s)", "latency (usec)",
+      "all processes are ready to proceed", "block size (b)",   "icheck-nixl: connected"};
   const auto all = text::lines(output);
   return std::any_of(all.begin(), all.end(),
                      [](auto line) { return has_any(text::lower(line), markers); });

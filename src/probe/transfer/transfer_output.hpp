@@ -38,7 +38,8 @@ TransferFailure detect_transfer_failure(std::string_view output);
 
 // The two sides reached each other: a listener accepted (ucx_perftest's "Accepted connection"),
 // an initiator printed its results header (ucx_perftest prints it once its side channel is up),
-// or nixlbench passed its first barrier ("All processes are ready to proceed").
+// nixlbench passed its first barrier ("All processes are ready to proceed"), or the NIXL Python
+// test's two sides exchanged their metadata ("icheck-nixl: connected").
 bool shows_connected(std::string_view output);
 
 // The last `n` non-blank lines, joined by " | ", each trimmed: what an unknown failure said.
@@ -72,5 +73,39 @@ struct PerftestResult {
 // ucx_perftest's client table in all three layouts (pre-2020, 2020 "typical", current
 // percentile), with "[thread N]", "Final:" or unlabelled rows and log lines interleaved.
 PerftestResult parse_ucx_perftest(std::string_view output);
+
+// What the NIXL Python transfer script (nixl_python_script.hpp) printed on one or both sides.
+struct NixlPythonCorruption {
+  std::string side;  // "decode" (checked after the WRITE) or "prefill" (after the READ back)
+  std::string op;    // WRITE | READ
+  long long block = 0;
+  long long offset = 0;  // first bad byte, from the start of the test buffer
+  std::string expected, got;
+};
+
+struct NixlPythonMemory {
+  std::string kind;  // VRAM | DRAM
+  std::string via;   // CUDA, cupy, torch, host
+  std::optional<int> gpu;
+  long long bytes = 0;
+  std::string why;  // DRAM: why no GPU memory could be had
+};
+
+struct NixlPythonResult {
+  bool connected = false;
+  std::optional<double> gb_per_s;  // repeated WRITEs of the whole buffer
+  long long bytes = 0;             // moved by those WRITEs
+  long long block_bytes = 0;
+  int blocks = 0;
+  std::vector<std::string> verified;               // "decode WRITE", "prefill READ"
+  std::optional<NixlPythonCorruption> corruption;  // the first one seen
+  std::string skipped;                             // why a side did not run the test
+  std::vector<NixlPythonMemory> memory;            // one per side that allocated
+  // The decode side checked the WRITE and the prefill side the READ back.
+  bool verified_both() const;
+};
+
+// Lines "icheck-nixl: KIND key=value ..." (log prefixes allowed); other lines are ignored.
+NixlPythonResult parse_nixl_python(std::string_view output);
 
 }  // namespace icheck::probe

@@ -129,6 +129,8 @@ std::string tool_list(const NixlFacts& f) {
   }
   for (const auto* p : {&t.nixl_test, &t.nixl_example, &t.ucx_perftest, &t.ucx_info})
     if (!p->empty()) parts.push_back(*p);
+  if (f.python_import.ok)
+    parts.push_back("NIXL's Python API (the transfer test's first choice)");
   return join(parts);
 }
 
@@ -180,10 +182,11 @@ std::vector<Finding> judge_nixl(const NixlFacts& f, const NixlContext& ctx) {
   out.push_back(ucx_copies(f, ctx.backends));
   if (auto tools = tool_list(f); !tools.empty())
     out.push_back(nixl_finding("tools", Status::ok, tools, {}, false));
-  if (!f.tools.any_transfer_tool())
+  if (!f.tools.any_transfer_tool() && !f.python_import.ok)
     out.push_back(nixl_finding(
         "transfer", Status::skipped,
-        "no nixlbench, nixl_test or ucx_perftest in the image: no pairwise transfer can run here",
+        "no NIXL Python API, nixlbench, nixl_test or ucx_perftest in the image: no pairwise "
+        "transfer can run here",
         ctx.no_tool_next.empty() ? no_transfer_tool_next() : ctx.no_tool_next, false));
   if (!ctx.backends.via_nixl()) demote_nixl_install(out, ctx.backends);
   return out;

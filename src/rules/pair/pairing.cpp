@@ -1,6 +1,7 @@
 #include "rules/pair/pairing.hpp"
 
 #include "outside/argv.hpp"
+#include "probe/transfer/nixl_python_script.hpp"
 #include "util/join.hpp"
 
 #include <algorithm>
@@ -22,31 +23,6 @@ const std::vector<std::string> kBenchSizing = {
 
 bool has_ip(const PairCandidate& p) {
   return !p.pod_ip.empty();
-}
-
-bool ucx_direct(const PairCandidate& a, const PairCandidate& b) {
-  return a.library == "UCX" && b.library == "UCX";
-}
-
-// ucx_perftest first when both pods move KV with UCX directly: it is their KV path.
-TestTool best_tool(const PairCandidate& a, const PairCandidate& b, bool etcd_known) {
-  const auto& ta = a.nixl.tools;
-  const auto& tb = b.nixl.tools;
-  if (ucx_direct(a, b) && !ta.ucx_perftest.empty() && !tb.ucx_perftest.empty())
-    return TestTool::ucx_perftest;
-  if (ta.nixlbench && tb.nixlbench) {
-    if (ta.nixlbench->asio == true && tb.nixlbench->asio == true)
-      return TestTool::nixlbench_asio;
-    if (etcd_known)
-      return TestTool::nixlbench_etcd;
-  }
-  if (!ta.ucx_perftest.empty() && !tb.ucx_perftest.empty())
-    return TestTool::ucx_perftest;
-  if (!ta.nixl_test.empty() && !tb.nixl_test.empty())
-    return TestTool::nixl_test;
-  if (ta.nixlbench && tb.nixlbench)
-    return TestTool::nixlbench_etcd; // needs an etcd endpoint
-  return TestTool::none;
 }
 
 std::vector<std::string> exec_prefix(const PairingOptions& o, const PairCandidate& p) {
@@ -76,6 +52,17 @@ std::vector<std::string> nixlbench_args(TestTool tool, const PairCandidate& deco
   return a;
 }
 
+// python3 -c SCRIPT ROLE ...: each side allocates on its own GPU nearest its KV NIC.
+std::vector<std::string> nixl_python_args(const char* role, const PairCandidate& self,
+                                          const PairCandidate& decode, const PairingOptions& o) {
+  std::vector<std::string> a = {"python3", "-c", probe::nixl_python_script(), role};
+  append(a, {"--ip", decode.pod_ip, "--port", std::to_string(probe::kNixlPythonPort)});
+  append(a, {"--backend", o.backend, "--seed", o.seed, "--timeout", std::to_string(o.timeout_s)});
+  append(a, {"--gpu", std::to_string(self.kv_gpu.value_or(0)), "--max-mib",
+             std::to_string(probe::kNixlPythonMaxMib)});
+  return a;
+}
+
 void fill_commands(TransferPlan& plan, const PairCandidate& prefill, const PairCandidate& decode,
                    const PairingOptions& o) {
   auto listen = exec_prefix(o, decode);
@@ -83,6 +70,10 @@ void fill_commands(TransferPlan& plan, const PairCandidate& prefill, const PairC
   const auto& td = decode.nixl.tools;
   const auto& tp = prefill.nixl.tools;
   switch (plan.tool) {
+  case TestTool::nixl_python:
+    append(listen, nixl_python_args("target", decode, decode, o));
+    append(init, nixl_python_args("initiator", prefill, decode, o));
+    break;
   case TestTool::nixlbench_asio:
   case TestTool::nixlbench_etcd:
     listen.push_back(td.nixlbench->path);
@@ -148,24 +139,6 @@ void fill_debug_commands(TransferPlan& plan, const PairCandidate& prefill,
                     "(it stays in the pod until the pod is replaced), which this tool never does";
 }
 
-std::string tool_note(TestTool t, const PairingOptions& o) {
-  switch (t) {
-  case TestTool::nixlbench_asio:
-    return "nixlbench, ASIO runtime (no etcd); start the decode side first";
-  case TestTool::nixlbench_etcd:
-    return o.etcd_endpoints.empty() ? "nixlbench without the ASIO runtime needs etcd: replace "
-                                      "ETCD_HOST and start both within 60 s"
-                                    : "nixlbench with etcd: start both within 60 s";
-  case TestTool::ucx_perftest:
-    return "ucx_perftest: server on decode, client on prefill, CUDA memory";
-  case TestTool::nixl_test:
-    return "nixl_test: host memory only, does not test GPUDirect";
-  case TestTool::none:
-    return "neither pod has nixlbench, ucx_perftest or nixl_test in common";
-  }
-  return {};
-}
-
 struct Choice {
   const PairCandidate* prefill = nullptr;
   const PairCandidate* decode = nullptr;
@@ -193,7 +166,7 @@ Choice choose(const std::vector<PairCandidate>& pods, const PairingOptions& o) {
     for (const auto& d : pods) {
       if (d.role != dynamo::Role::decode || !has_ip(d))
         continue;
-      Choice c{&p, &d, best_tool(p, d, !o.etcd_endpoints.empty()), p.node != d.node};
+      Choice c{&p, &d, best_tool(p, d, o), p.node != d.node};
       if (better(c, best))
         best = c;
     }
@@ -231,6 +204,8 @@ bool shell_safe(const std::string& s) {
 
 std::string_view to_string(TestTool t) {
   switch (t) {
+  case TestTool::nixl_python:
+    return "NIXL Python API";
   case TestTool::nixlbench_asio:
     return "nixlbench (ASIO)";
   case TestTool::nixlbench_etcd:
@@ -343,7 +318,7 @@ static TransferPlan plan_choice(const Choice& c, const PairingOptions& o) {
                         " backend these pods' NIXL uses";
   }
   const bool measures_kv_path =
-      ucx_direct(*c.prefill, *c.decode) && c.tool == TestTool::ucx_perftest;
+      c.prefill->library == "UCX" && c.decode->library == "UCX" && c.tool == TestTool::ucx_perftest;
   if ((c.prefill->library != "NIXL" || c.decode->library != "NIXL") && !measures_kv_path) {
     const auto& p = c.prefill->library;
     const auto& d = c.decode->library;
@@ -352,7 +327,7 @@ static TransferPlan plan_choice(const Choice& c, const PairingOptions& o) {
   }
   plan.backend = with_backend.backend;
   plan.tool = c.tool;
-  plan.tool_note = tool_note(c.tool, with_backend);
+  plan.tool_note = tool_note(c.tool, *c.prefill, *c.decode, with_backend);
   plan.prefill_ip = c.prefill->pod_ip;
   plan.decode_ip = c.decode->pod_ip;
   fill_commands(plan, *c.prefill, *c.decode, with_backend);
@@ -371,8 +346,7 @@ static TransferPlan plan_choice(const Choice& c, const PairingOptions& o) {
 
 TransferPlan plan_for(const PairCandidate& prefill, const PairCandidate& decode,
                       const PairingOptions& o) {
-  Choice c{&prefill, &decode, best_tool(prefill, decode, !o.etcd_endpoints.empty()),
-           prefill.node != decode.node};
+  Choice c{&prefill, &decode, best_tool(prefill, decode, o), prefill.node != decode.node};
   return plan_choice(c, o);
 }
 

@@ -28,14 +28,22 @@ struct PairCandidate {
   // A multinode worker's leader or worker pod, and the group they share (kube::PodInfo).
   dynamo::MultinodePart multinode = dynamo::MultinodePart::single;
   std::string multinode_group;
+  // The GPU (nvidia-smi index) closest to a NIC that carries KV: where the NIXL Python test
+  // allocates; nullopt when no affinity is known (GPU 0 is used, and said).
+  std::optional<int> kv_gpu;
 };
 
 // 1 for the worker pod of a multinode worker, else 0: the fewer in a pair, the better on a tie.
 int multinode_workers(const PairCandidate& a, const PairCandidate& b);
 
-// Best first.
-enum class TestTool { nixlbench_asio, nixlbench_etcd, ucx_perftest, nixl_test, none };
+// Best first: the worker image's own NIXL through its Python API (the KV cache's own library,
+// UCX, environment and GPU memory, data checked), then the standalone tools.
+enum class TestTool { nixl_python, nixlbench_asio, nixlbench_etcd, ucx_perftest, nixl_test, none };
 std::string_view to_string(TestTool t);
+
+// --test-tool: auto (nullopt) | nixl-python | nixlbench | ucx_perftest | nixl_test. nixlbench
+// stands for both of its runtimes (ASIO when both images have it).
+Expected<std::optional<TestTool>> parse_test_tool(std::string_view value);
 
 // Which pairs to test: a few that cover every node (default), or every prefill-node x
 // decode-node pair (--pairs all).
@@ -50,6 +58,8 @@ struct PairingOptions {
   std::string etcd_endpoints;  // for nixlbench without ASIO; "" = none known
   std::string backend = "UCX"; // when no candidate says which it uses
   std::string test_image;      // --test-image, for the kubectl debug commands
+  std::optional<TestTool> test_tool;  // --test-tool; nullopt: the best both pods have
+  std::string seed = "0";             // the NIXL Python test's data pattern: new for every run
 };
 
 struct TransferPlan {
@@ -83,6 +93,16 @@ struct TransferPlan {
   // "prefill P (node A, 10.0.0.1) -> decode D (node B, 10.0.0.2)"
   std::string pair_line() const;
 };
+
+// The tool a pair is tested with: --test-tool when both pods have it (else none); ucx_perftest
+// first when both move KV with UCX directly; else the best both have.
+TestTool best_tool(const PairCandidate& prefill, const PairCandidate& decode,
+                   const PairingOptions& options);
+// Both pods have the tool (nixlbench_etcd: nixlbench with either runtime).
+bool both_have(TestTool tool, const PairCandidate& a, const PairCandidate& b);
+// Why this tool: one line for the plan (which ran, what it leaves out, what else was there).
+std::string tool_note(TestTool tool, const PairCandidate& prefill, const PairCandidate& decode,
+                      const PairingOptions& options);
 
 // The best single pair: --pair when given, else different nodes first, then the better tool.
 TransferPlan plan_transfer(const std::vector<PairCandidate>& pods, const PairingOptions& options);

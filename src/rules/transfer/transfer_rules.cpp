@@ -4,9 +4,12 @@
 #include "probe/transfer/transfer_output.hpp"
 #include "rules/node/node_view.hpp"
 #include "util/percent.hpp"
+#include "util/text.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <tuple>
 
 namespace icheck::rules {
 namespace {
@@ -61,6 +64,9 @@ std::optional<double> measured_gbs(const TransferOutcome& o) {
     auto text = both(*side);
     if (o.tool == TestTool::ucx_perftest) {
       if (auto v = probe::parse_ucx_perftest(text).gb_per_s())
+        return v;
+    } else if (o.tool == TestTool::nixl_python) {
+      if (auto v = probe::parse_nixl_python(text).gb_per_s)
         return v;
     } else if (auto v = probe::parse_nixlbench(text).gb_per_s()) {
       return v;
@@ -220,6 +226,74 @@ Finding judge_bandwidth(const TransferOutcome& o, double measured, const PairRat
                               " names the GPU-affine NICs and that GPUDirect is active");
 }
 
+std::string mib(long long bytes) {
+  return std::to_string(bytes >> 20) + " MiB";
+}
+
+// "GPU 2 memory (256 MiB, CUDA runtime)" or "host memory (64 MiB)".
+std::string memory_phrase(const probe::NixlPythonMemory& m) {
+  if (m.kind != "VRAM")
+    return "host memory (" + mib(m.bytes) + ")";
+  const std::string via = m.via == "CUDA" ? "CUDA runtime" : m.via;
+  return "GPU " + std::to_string(m.gpu.value_or(0)) + " memory (" + mib(m.bytes) + ", " + via + ")";
+}
+
+std::string memory_text(const std::vector<probe::NixlPythonMemory>& mem) {
+  if (mem.size() == 2 && memory_phrase(mem[0]) != memory_phrase(mem[1]))
+    return "decode " + memory_phrase(mem[0]) + ", prefill " + memory_phrase(mem[1]);
+  return mem.empty() ? std::string("memory not reported")
+                     : memory_phrase(mem[0]) + " on both sides";
+}
+
+const probe::NixlPythonMemory* host_memory(const std::vector<probe::NixlPythonMemory>& mem) {
+  for (const auto& m : mem)
+    if (m.kind != "VRAM")
+      return &m;
+  return nullptr;
+}
+
+Finding corrupted(const TransferOutcome& o, const probe::NixlPythonCorruption& c) {
+  const std::string after = c.op == "READ" ? "reading it back" : "the WRITE";
+  return transfer_finding(Status::fail,
+                          pair_name(o) + ": data corrupted in transit: the " + c.side +
+                              " side found byte " + std::to_string(c.offset) + " (block " +
+                              std::to_string(c.block) + ") " + c.got + ", expected " + c.expected +
+                              " after " + after + ", whatever the bandwidth",
+                          "check GPUDirect (nvidia_peermem/DMA-BUF, PCIe ACS/IOMMU) and the NICs "
+                          "of both nodes; a VM's GPUDirect can return garbage");
+}
+
+// The worker's own NIXL: corruption fails whatever else; then errors as for any tool; a side
+// that could not run it (API, no room on the GPU) is skipped; a figure counts only with the
+// data checked on both sides, and host memory never proves GPUDirect.
+Finding judge_nixl_python(const TransferOutcome& o, const PairRates& rates) {
+  auto r = probe::parse_nixl_python(both(o.listener) + "\n" + both(o.initiator));
+  if (r.corruption)
+    return corrupted(o, *r.corruption);
+  if (auto failed = judge_failure(o))
+    return *failed;
+  if (!r.skipped.empty())
+    return transfer_finding(Status::skipped, "NIXL Python transfer test not run: " + r.skipped);
+  if (!r.gb_per_s || !r.verified_both()) {
+    if (r.gb_per_s && o.listener.exit_code == 0 && o.initiator.exit_code == 0)
+      return transfer_finding(Status::skipped, "NIXL Python transfer test ended without checking "
+                                               "the data on both sides");
+    return judge_incomplete(o);
+  }
+  auto f = judge_bandwidth(o, *r.gb_per_s, rates);
+  f.detail += "; data verified both ways (" + std::to_string(r.blocks) + " blocks of " +
+              mib(r.block_bytes) + ", pattern unique to this run), " + memory_text(r.memory);
+  if (const auto* host = host_memory(r.memory)) {
+    f.detail += "; host memory only (" + host->why.substr(0, 160) + "): GPUDirect not tested";
+    if (f.status == Status::ok) {
+      f.status = Status::warn;
+      f.next = "give the test GPU memory: the CUDA runtime (libcudart), cupy or torch in the "
+               "image, and a GPU visible in the container";
+    }
+  }
+  return f;
+}
+
 template <typename Add>
 std::optional<double> over_kv_ports(const probe::NodeFacts& facts, const NodeContext& ctx,
                                     Add add) {
@@ -247,6 +321,33 @@ std::optional<double> transfer_gbps(const TransferOutcome& o) {
   return measured_gbs(o);
 }
 
+std::optional<int> kv_gpu_index(const probe::NodeFacts& facts, const NodeContext& ctx) {
+  auto view = node::make_view(facts, ctx);
+  if (!view.devices || !facts.topo)
+    return std::nullopt;
+  // (not named in UCX_NET_DEVICES / NCCL_IB_HCA, not PIX, GPU index): the smallest wins
+  std::optional<std::tuple<bool, bool, int>> best;
+  for (const auto& cell : node::gpu_nic_cells(*facts.topo)) {
+    auto dev = std::find_if(view.devices->begin(), view.devices->end(),
+                            [&](const probe::IbDevice& d) { return d.name == cell.nic; });
+    auto index =
+        text::to_int(std::string_view(cell.gpu).substr(std::min<std::size_t>(3, cell.gpu.size())));
+    if (dev == view.devices->end() || !index || *index < 0 || *index > 4096 ||
+        !node::close_to_gpu(cell.link.kind))
+      continue;
+    auto role = node::nic_role(view, *dev);
+    if (!role.traffic)
+      continue;
+    std::tuple rank{!role.why.starts_with("named in"), cell.link.kind != probe::TopoLinkKind::pix,
+                    static_cast<int>(*index)};
+    if (!best || rank < *best)
+      best = rank;
+  }
+  if (!best)
+    return std::nullopt;
+  return std::get<2>(*best);
+}
+
 std::optional<double> kv_line_rate_gbps(const probe::NodeFacts& facts, const NodeContext& ctx) {
   return over_kv_ports(facts, ctx, [](double a, double b) { return std::min(a, b); });
 }
@@ -258,6 +359,8 @@ std::optional<double> kv_ports_sum_gbps(const probe::NodeFacts& facts, const Nod
 Finding judge_transfer(const TransferOutcome& o, const PairRates& rates) {
   if (o.tool == TestTool::none)
     return transfer_finding(Status::skipped, "no transfer tool common to both pods");
+  if (o.tool == TestTool::nixl_python)
+    return judge_nixl_python(o, rates);
   if (auto failed = judge_failure(o))
     return *failed;
   auto measured = measured_gbs(o);

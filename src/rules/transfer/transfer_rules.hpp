@@ -35,6 +35,10 @@ struct TransferOutcome {
 // (GPU-affine, or named in UCX_NET_DEVICES / NCCL_IB_HCA); nullopt when none is known. Gb/s:
 // the adapter's expected rate where known (IbPort::expected_gbps), else the kernel's.
 std::optional<double> kv_line_rate_gbps(const probe::NodeFacts& facts, const NodeContext& ctx);
+// The GPU (its nvidia-smi index) closest to a NIC that carries KV (one named in UCX_NET_DEVICES
+// or NCCL_IB_HCA first, then PIX before PXB and PSB, then the lower index): where the NIXL Python
+// test allocates. nullopt without that affinity.
+std::optional<int> kv_gpu_index(const probe::NodeFacts& facts, const NodeContext& ctx);
 // The same ports' line rates added up: what the pod's KV ports can carry together.
 std::optional<double> kv_ports_sum_gbps(const probe::NodeFacts& facts, const NodeContext& ctx);
 

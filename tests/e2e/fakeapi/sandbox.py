@@ -77,7 +77,8 @@ def root_key(pod):
     import json
     s = pod.spec
     key = json.dumps([s.get("root"), s.get("files"), s.get("fixtures"), s.get("remove"), s.get("fifos"),
-                      s.get("busybox", True), pod.exec.get("memlock_bytes")], sort_keys=True)
+                      s.get("busybox", True), s.get("python", False), pod.exec.get("memlock_bytes")],
+                     sort_keys=True)
     return hashlib.sha1(key.encode()).hexdigest()[:12]
 
 
@@ -127,6 +128,8 @@ class Sandbox:
                     p = os.path.join(root, "bin", a)
                     if not os.path.lexists(p):
                         os.symlink("busybox", p)
+            if spec.get("python", False):
+                install_python(root)
             for layer in spec.get("root", []):
                 src = os.path.join(scn.ROOTS_DIR, layer)
                 if not os.path.isdir(src):
@@ -226,6 +229,57 @@ class Sandbox:
         return subprocess.Popen(cmd, stdin=subprocess.PIPE if stdin else subprocess.DEVNULL, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, env=host_env, cwd=self.root,
                                 start_new_session=True, bufsize=0)
+
+
+PYTHON = "/usr/bin/python3.11"
+PYTHON_LIB = "/usr/lib/python3.11"
+# Not needed by anything a pod runs; the site-packages stay out so that a pod sees only its own.
+PYTHON_SKIP = {"test", "tests", "idlelib", "tkinter", "turtledemo", "ensurepip", "lib2to3", "__pycache__",
+               "site-packages", "dist-packages", "config-3.11-x86_64-linux-gnu", "pydoc_data"}
+_python_files = None
+
+
+def _shared_libraries(paths):
+    """The libraries (and the loader) that ldd resolves for these executables."""
+    libs = set()
+    out = subprocess.run(["ldd"] + paths, capture_output=True, text=True).stdout
+    for line in out.splitlines():
+        words = line.split()
+        if "=>" in words and len(words) > words.index("=>") + 1 and words[words.index("=>") + 1].startswith("/"):
+            libs.add(words[words.index("=>") + 1])
+        elif words and words[0].startswith("/") and "ld-linux" in words[0]:
+            libs.add(words[0])
+    return libs
+
+
+def python_files():
+    """Every file install_python puts into a root (computed once)."""
+    global _python_files
+    if _python_files is None:
+        files = [PYTHON]
+        for dirpath, dirnames, filenames in os.walk(PYTHON_LIB):
+            dirnames[:] = [d for d in dirnames if d not in PYTHON_SKIP]
+            files += [os.path.join(dirpath, f) for f in filenames]
+        dynload = [f for f in files if f.endswith(".so")]
+        _python_files = files + sorted(_shared_libraries([PYTHON] + dynload))
+    return _python_files
+
+
+def install_python(root):
+    """This machine's Python as the pod's python3: hard links where the root shares the file
+    system (a root costs no copy), else copies."""
+    if not os.access(PYTHON, os.X_OK):
+        raise SandboxError("missing %s for a pod with \"python\": true" % PYTHON)
+    for src in python_files():
+        dst = os.path.join(root, src.lstrip("/"))
+        os.makedirs(os.path.dirname(dst), exist_ok=True)
+        if os.path.lexists(dst):
+            continue
+        try:
+            os.link(os.path.realpath(src), dst)
+        except OSError:
+            shutil.copy2(src, dst)
+    os.symlink("python3.11", os.path.join(root, "usr", "bin", "python3"))
 
 
 def kill(proc):

@@ -22,6 +22,8 @@ Pod fields:
   fifos: ["rel/path"]    -- named pipes no one writes to: a read of one never returns (a hung
                             driver's file)
   busybox: true          -- install /bin/busybox and its applets (false: no shell)
+  python: false          -- this machine's Python 3.11 (stdlib, no site packages) as
+                            /usr/bin/python3, hard-linked with the libraries it loads
   exec: {
     "latency_ms": 0,      -- delay before the command starts
     "hang": false,        -- the command is replaced by an endless sleep
@@ -58,6 +60,7 @@ POD_DEFAULTS = {
     "files": {},
     "remove": [],
     "busybox": True,
+    "python": False,
     "exec": {},
 }
 EXEC_DEFAULTS = {"latency_ms": 0, "hang": False, "forbidden": False,

@@ -67,6 +67,18 @@ const Expect kExpect[] = {
     {"nixl_test/python-two-peers-h100-cuda-ipc-segfault-remote-disconnect-nixl1042.txt", K::crash, "[h000:2722682:0:2722812] Caught signal 11", false, 0, {}, 0, false, {}},
     // a Dynamo worker's NIXL/UCX log: the lines nixlbench prints on the same fault
     {"nixl_worker/ibv-create-ah-ud-timeout-nixl-err-backend-partial-dynamo814.txt", K::verbs, "[1745563465.856286] [oneasia-gpu-node1:1617 :0]       ib_device.c:1332 UCX  ERROR   ibv_create_ah(", false, 0, {}, 0, false, {}},
+    // the NIXL Python test (nixl_python_script.cpp): its own lines; numbers in test_nixl_python_output.cpp
+    {"nixl_python/api-differs-decode.txt", K::none, "", false, 0, {}, 0, false, {}},
+    {"nixl_python/backend-error-decode.txt", K::nixl_error, "icheck-nixl: error: create agent with backend UCX: nixl._bindings.nixlBackendError: NIXL_ERR_BACKEND", false, 0, {}, 0, false, {}},
+    {"nixl_python/backend-error-prefill.txt", K::nixl_error, "icheck-nixl: error: create agent", false, 0, {}, 0, false, {}},
+    {"nixl_python/corrupt-decode.txt", K::none, "", true, 0, {}, 0, false, {}},
+    {"nixl_python/corrupt-prefill.txt", K::none, "", true, 0, {}, 0, false, {}},
+    {"nixl_python/hang-decode.txt", K::stalled, "icheck-nixl: stalled: the prefill side's transfers did not finish within 8 s", true, 0, {}, 0, false, {}},
+    {"nixl_python/hang-prefill.txt", K::stalled, "icheck-nixl: stalled: the first WRITE did not finish within 8 s", true, 0, {}, 0, false, {}},
+    {"nixl_python/host-ok-decode.txt", K::none, "", true, 0, {}, 0, false, {}},
+    {"nixl_python/host-ok-prefill.txt", K::none, "", true, 0, {}, 0, false, {}},
+    {"nixl_python/vram-ok-decode.txt", K::none, "", true, 0, {}, 0, false, {}},
+    {"nixl_python/vram-ok-prefill.txt", K::none, "", true, 0, {}, 0, false, {}},
     // ib_write_bw: failure detection only (no parser: the plugin does not run it)
     {"ib_write_bw/fail-client-socket-connect-refused-unable-to-init-perftest-pr228.txt", K::connection_refused, "Couldn't connect to 192.168.125.211:18515", false, 0, {}, 0, false, {}},
     {"ib_write_bw/fail-cuda-dmabuf-option-order-parser-error-perftest336.txt", K::usage, "Parser function exited with Error", false, 0, {}, 0, false, {}},
