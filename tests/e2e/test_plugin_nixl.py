@@ -72,6 +72,29 @@ class NixlMixin:
             return doc, secs, c.sandbox_processes_left()
 
 
+    def interrupt_transfer(self, c, scenario, pair, running, wait_s):
+        """SIGINT to the plugin once `running(c)` shows both remote sides: it exits 130 and no
+        process is left in either pod."""
+        args = ["kubectl", "dynamo-icheck", "nixl", "--deployment", scenario, "-n", "dynamo", "--transfer",
+                "--pair", pair, "--transfer-timeout", "120s"]
+        proc = subprocess.Popen(args, env=c.env(self.VERSION), cwd=c.dir, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, start_new_session=True)
+        try:
+            deadline = time.monotonic() + wait_s
+            while time.monotonic() < deadline and len(running(c)) < 2:
+                time.sleep(0.1)
+            self.assertEqual(len(running(c)), 2, c.sandbox_processes())
+            t0 = time.monotonic()
+            os.killpg(proc.pid, signal.SIGINT)
+            proc.communicate(timeout=20)
+            self.assertEqual(proc.returncode, 130)
+            self.assertEqual(c.sandbox_processes_left(grace=max(0.0, 2.0 - (time.monotonic() - t0))), [])
+        finally:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+
+
 class TestNixlLayouts(NixlMixin, unittest.TestCase):
     def test_vllm_layout_every_version(self):
         for v in harness.KUBECTL_VERSIONS:
@@ -330,25 +353,8 @@ class TestTransferDecides(NixlMixin, unittest.TestCase):
         # The stall pair keeps running when its exec stream drops (exec.keep_on_disconnect, as a
         # real container runtime does): only the remote side's tie to its stdin can end it.
         with harness.FakeCluster(PLAY) as c:
-            pair = "%s-stall-prefill,%s-stall-decode" % (PLAY, PLAY)
-            args = ["kubectl", "dynamo-icheck", "nixl", "--deployment", PLAY, "-n", "dynamo", "--transfer",
-                    "--pair", pair, "--transfer-timeout", "120s"]
-            proc = subprocess.Popen(args, env=c.env(self.VERSION), cwd=c.dir, stdout=subprocess.PIPE,
-                                    stderr=subprocess.PIPE, start_new_session=True)
-            try:
-                deadline = time.monotonic() + 30
-                while time.monotonic() < deadline and len(self.tools_running(c)) < 2:
-                    time.sleep(0.1)
-                self.assertEqual(len(self.tools_running(c)), 2, c.sandbox_processes())
-                t0 = time.monotonic()
-                os.killpg(proc.pid, signal.SIGINT)
-                proc.communicate(timeout=20)
-                self.assertEqual(proc.returncode, 130)
-                self.assertEqual(c.sandbox_processes_left(grace=max(0.0, 2.0 - (time.monotonic() - t0))), [])
-            finally:
-                if proc.poll() is None:
-                    os.killpg(proc.pid, signal.SIGKILL)
-                    proc.wait()
+            self.interrupt_transfer(c, PLAY, "%s-stall-prefill,%s-stall-decode" % (PLAY, PLAY),
+                                    self.tools_running, wait_s=30)
 
     @staticmethod
     def tools_running(c):

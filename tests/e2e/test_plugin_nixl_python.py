@@ -7,11 +7,7 @@ connect. One pair per behaviour, chosen with --pair. Bandwidth here is a Python 
 tests assert how it is judged (never ok: host memory), not how fast it is.
 Run: cd tests/e2e && ICHECK_PLUGIN=../../build/kubectl-dynamo_icheck python3 run.py test_plugin_nixl_python
 """
-import os
 import re
-import signal
-import subprocess
-import time
 import unittest
 
 import harness
@@ -112,24 +108,7 @@ class TestNixlPython(NixlMixin, unittest.TestCase):
         # The hang pair keeps running when its exec stream drops (keep_on_disconnect, as a real
         # runtime does): only the remote side's tie to its stdin can end it.
         with harness.FakeCluster(PLAY) as c:
-            args = ["kubectl", "dynamo-icheck", "nixl", "--deployment", PLAY, "-n", "dynamo", "--transfer",
-                    "--pair", pair_of("hang"), "--transfer-timeout", "120s"]
-            proc = subprocess.Popen(args, env=c.env(self.VERSION), cwd=c.dir, stdout=subprocess.PIPE,
-                                    stderr=subprocess.PIPE, start_new_session=True)
-            try:
-                deadline = time.monotonic() + 60
-                while time.monotonic() < deadline and len(self.pythons(c)) < 2:
-                    time.sleep(0.1)
-                self.assertEqual(len(self.pythons(c)), 2, c.sandbox_processes())
-                t0 = time.monotonic()
-                os.killpg(proc.pid, signal.SIGINT)
-                proc.communicate(timeout=20)
-                self.assertEqual(proc.returncode, 130)
-                self.assertEqual(c.sandbox_processes_left(grace=max(0.0, 2.0 - (time.monotonic() - t0))), [])
-            finally:
-                if proc.poll() is None:
-                    os.killpg(proc.pid, signal.SIGKILL)
-                    proc.wait()
+            self.interrupt_transfer(c, PLAY, pair_of("hang"), self.pythons, wait_s=60)
 
     @staticmethod
     def pythons(c):

@@ -60,7 +60,7 @@ TEST_CASE("nixl python: corruption is seen on both sides, the first one kept") {
   CHECK(r.gb_per_s == 0.572);  // a figure, but the data is wrong
 }
 
-TEST_CASE("nixl python: an API without nixl._api is skipped with the reason; one side alone is not "
+TEST_CASE("nixl python: an API without nixl._api is skipped with the reason, one side alone is not "
           "both") {
   auto r = parse_nixl_python(test::fixture("transfer/nixl_python/api-differs-decode.txt"));
   CHECK(r.skipped == "nixl._api not in this NIXL (No module named 'nixl._api')");

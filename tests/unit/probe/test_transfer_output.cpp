@@ -27,6 +27,8 @@ struct Expect {
   std::optional<double> perftest_mbs;
 };
 
+// One row per fixture: a table.
+// clang-format off
 const Expect kExpect[] = {
     // nixlbench
     {"nixlbench/ci-jenkins-timestamped-ucx-dram-two-workers-etcd-nixl1999.txt", K::none, "", true, 1, 4.524677, 0, false, {}},
@@ -91,6 +93,7 @@ const Expect kExpect[] = {
     {"ib_write_bw/use-cuda-v100-roce-old-cuda-init-partial-perftest-pr21.txt", K::none, "", false, 0, {}, 0, false, {}},
     {"ib_write_bw/use-rocm-bidir-sweep-a-loopback-rst-indented-amd-docs.txt", K::none, "", false, 0, {}, 0, false, {}},
 };
+// clang-format on
 
 }  // namespace
 

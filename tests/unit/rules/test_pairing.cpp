@@ -1,3 +1,4 @@
+#include "pair_fixture.hpp"
 #include "rules/pair/pairing.hpp"
 
 #include <doctest/doctest.h>
@@ -8,16 +9,7 @@ using rules::TestTool;
 
 namespace {
 
-rules::PairCandidate pod(std::string name, dynamo::Role role, std::string node, std::string ip) {
-  rules::PairCandidate p;
-  p.pod = std::move(name);
-  p.namespace_ = "dynamo";
-  p.node = std::move(node);
-  p.pod_ip = std::move(ip);
-  p.role = role;
-  p.container = "main";
-  return p;
-}
+const auto pod = rules::test::pair_pod;
 
 void give_nixlbench(rules::PairCandidate& p, std::optional<bool> asio) {
   p.nixl.tools.nixlbench = probe::NixlBench{"/usr/local/nixlbench/bin/nixlbench", asio};

@@ -1,6 +1,7 @@
 // The transfer through the worker image's own NIXL Python API: how a pair is planned with it,
 // how its outputs are judged (tests/fixtures/transfer/nixl_python), which GPU it uses.
 #include "../probe/fixture.hpp"
+#include "pair_fixture.hpp"
 #include "probe/transfer/nixl_python_script.hpp"
 #include "rules/pair/pairing.hpp"
 #include "rules/transfer/transfer_rules.hpp"
@@ -41,14 +42,9 @@ bool has(const std::string& s, const std::string& part) {
   return s.find(part) != std::string::npos;
 }
 
+// A pod whose python3 imports nixl.
 rules::PairCandidate pod(std::string name, dynamo::Role role, std::string node, std::string ip) {
-  rules::PairCandidate p;
-  p.pod = std::move(name);
-  p.namespace_ = "dynamo";
-  p.node = std::move(node);
-  p.pod_ip = std::move(ip);
-  p.role = role;
-  p.container = "main";
+  auto p = rules::test::pair_pod(std::move(name), role, std::move(node), std::move(ip));
   p.nixl.python_import.attempted = p.nixl.python_import.ok = true;
   return p;
 }
@@ -203,7 +199,7 @@ TEST_CASE("pairing: pods that move KV with UCX directly keep ucx_perftest before
   CHECK_FALSE(plan.runnable);
 }
 
-TEST_CASE("kv gpu: the GPU under a NIC that carries KV, PIX first; none without affinity") {
+TEST_CASE("kv gpu: the GPU under a NIC that carries KV, PIX first, none without affinity") {
   auto p = rules::test::healthy_h100();
   CHECK(rules::kv_gpu_index(p.facts(), {}) == 0);
   p.set("transport_env", "UCX_NET_DEVICES=mlx5_5:1\n");  // h100_nics()[3]: under GPU3
