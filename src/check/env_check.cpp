@@ -45,7 +45,7 @@ void add_file(const recipe::ManifestFile& file, report::Report& report) {
   }
   for (const auto& dgd : file.deployments) {
     report.targets.push_back(env_target(file, dgd));
-    if (!recipe::is_disagg(dgd)) {
+    if (recipe::is_aggregated(dgd)) {
       report.limitations.push_back(report.targets.back().name +
                                    ": aggregated deployment, the KV transport is not exercised");
     }
@@ -55,7 +55,7 @@ void add_file(const recipe::ManifestFile& file, report::Report& report) {
 bool all_aggregated(const std::vector<recipe::ManifestFile>& files) {
   for (const auto& file : files) {
     for (const auto& dgd : file.deployments) {
-      if (recipe::is_disagg(dgd)) {
+      if (!recipe::is_aggregated(dgd)) {
         return false;
       }
     }

@@ -14,9 +14,14 @@ boost::json::object service_facts(const recipe::Service& s) {
   for (const auto& [name, quantity] : s.rdma_resources) {
     rdma[name] = quantity;
   }
-  return {{"name", s.name},         {"role", dynamo::role_name(s.role)},
-          {"replicas", s.replicas}, {"nodeCount", s.node_count},
-          {"gpus", s.gpus},         {"rdmaResources", std::move(rdma)}};
+  boost::json::object out{{"name", s.name},         {"role", dynamo::role_name(s.role)},
+                          {"replicas", s.replicas}, {"nodeCount", s.node_count},
+                          {"gpus", s.gpus},         {"rdmaResources", std::move(rdma)}};
+  if (!s.role_reading.not_understood.empty()) {
+    out["notUnderstood"] = s.role_reading.not_understood;
+    out["roleFrom"] = s.role_reading.by;
+  }
+  return out;
 }
 
 boost::json::object env_listing(const recipe::Deployment& dgd) {
@@ -57,7 +62,9 @@ boost::json::object env_facts(const recipe::Deployment& dgd) {
 
 std::string env_summary(const recipe::Deployment& dgd) {
   std::string out = short_version(dgd.api_version) +
-                    (recipe::is_disagg(dgd) ? " disagg" : " aggregated") +
+                    (recipe::is_disagg(dgd)       ? " disagg"
+                     : recipe::is_aggregated(dgd) ? " aggregated"
+                                                  : " roles unknown") +
                     (recipe::is_cross_node(dgd) ? " cross-node" : " single-node");
   for (const auto& s : dgd.services) {
     if (!recipe::is_worker(s)) {

@@ -48,9 +48,13 @@ std::string pods_phrase(const std::vector<kube::PodInfo>& pods) {
 
 bool is_disagg(const std::vector<kube::PodInfo>& pods) {
   // The operator gives prefill/decode roles only to disaggregated deployments, so one such pod
-  // is enough (a --pod or a decode-only selection still belongs to a disagg deployment).
-  return std::any_of(pods.begin(), pods.end(),
-                     [](const kube::PodInfo& p) { return dynamo::is_split(p.role); });
+  // is enough (a --pod or a decode-only selection still belongs to a disagg deployment). A pod
+  // whose role is unknown because a label is outside the vocabulary may be one of them: never
+  // read as aggregated (DESIGN.md).
+  return std::any_of(pods.begin(), pods.end(), [](const kube::PodInfo& p) {
+    return dynamo::is_split(p.role) ||
+           (p.role == dynamo::Role::unknown && !p.role_not_understood.empty());
+  });
 }
 
 bool start_target(const PodProbe& probe, report::Layer layer, const RunOptions& run,
@@ -64,6 +68,16 @@ bool start_target(const PodProbe& probe, report::Layer layer, const RunOptions& 
   target.namespace_ = pod.namespace_;
   if (!pod.container_note.empty()) {
     target.summary = pod.container_note;
+  }
+  if (pod.role == dynamo::Role::unknown && !pod.role_not_understood.empty()) {
+    report::Finding f = skipped("role", report::Layer::env,
+                                "role unknown: " + pod.role_not_understood +
+                                    " is not in Dynamo's vocabulary, and no role flag, role "
+                                    "variable or prefill/decode in the name tells it: judged as a "
+                                    "disaggregated worker",
+                                "");
+    f.status = report::Status::warn;
+    target.findings.push_back(std::move(f));
   }
   if (!probe.result) {
     target.findings.push_back(skipped("pod", layer, pod.skip_detail(), pod.next_step()));

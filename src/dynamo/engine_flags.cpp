@@ -43,7 +43,14 @@ std::optional<Role> role_from_value(std::string_view value) {
   return std::nullopt;
 }
 
-std::optional<Role> role_from_flags(const std::vector<std::string>& words) {
+std::optional<RoleFlagReading> role_flag_reading(const std::vector<std::string>& words) {
+  auto reading = [](std::string_view flag, std::string_view value) {
+    std::optional<Role> role = role_from_value(value);
+    const std::string low = text::lower(text::trim(value));
+    if (!role && (low == "agg" || low == "null" || low == "prefill_and_decode"))
+      role = Role::worker;  // Dynamo's, SGLang's and TRT-LLM's spellings of "aggregated"
+    return RoleFlagReading{role, std::string(flag) + " '" + std::string(value) + "'"};
+  };
   for (std::size_t i = 0; i < words.size(); ++i) {
     const std::string_view word = words[i];
     for (const auto& flag : role_flags()) {
@@ -51,13 +58,13 @@ std::optional<Role> role_from_flags(const std::vector<std::string>& words) {
         continue;
       const auto rest = word.substr(flag.name.size());
       if (flag.kind != value && rest.empty())
-        return fixed_role(flag.kind);
+        return RoleFlagReading{fixed_role(flag.kind), std::string(flag.name)};
       if (flag.kind != value)
         continue;
       if (rest.starts_with('='))
-        return role_from_value(rest.substr(1));
-      if (rest.empty() && i + 1 < words.size())
-        return role_from_value(words[i + 1]);
+        return reading(flag.name, rest.substr(1));
+      if (rest.empty())
+        return reading(flag.name, i + 1 < words.size() ? std::string_view(words[i + 1]) : "");
     }
   }
   return std::nullopt;

@@ -44,8 +44,16 @@ inline constexpr std::string_view kTrtllmNixlBackendVar = "TRTLLM_NIXL_KVCACHE_B
 inline constexpr std::string_view kKvTransferConfigVar = "KV_TRANSFER_CONFIG";
 inline constexpr std::string_view kKvbmBackendPrefix = "DYN_KVBM_NIXL_BACKEND_"; // <NAME>=true
 
-// The role a command line's words set with a role flag; nullopt when none does.
-std::optional<Role> role_from_flags(const std::vector<std::string>& words);
+// A role flag met on a command line: the role it sets (worker for the aggregated values:
+// Dynamo's `agg`, SGLang's `null`, TRT-LLM's `prefill_and_decode`; nullopt for a value
+// outside the vocabulary) and how it was written ("--disaggregation-mode 'encode'").
+struct RoleFlagReading {
+  std::optional<Role> role;
+  std::string spelled;
+};
+
+// The first role flag among a command line's words; nullopt when there is none.
+std::optional<RoleFlagReading> role_flag_reading(const std::vector<std::string>& words);
 
 // The role the container's env sets in place of the flag; nullopt when none does.
 std::optional<Role> role_from_env(const std::map<std::string, std::string>& env);

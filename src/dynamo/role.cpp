@@ -90,25 +90,44 @@ std::string multinode_group(std::string_view name) {
   return {};
 }
 
-Role classify_role(const RoleEvidence& e) {
+bool is_known_component_type(std::string_view type) {
+  return text::trim(type).empty() || from_name(type) != Role::unknown;
+}
+
+RoleReading read_role(const RoleEvidence& e) {
+  RoleReading out;
   const Role type = from_name(e.component_type);
-  if (is_split(type))
-    return type;
-  const bool worker_or_untyped = type == Role::worker || text::trim(e.component_type).empty();
-  if (!worker_or_untyped)
-    return type; // frontend, planner, epp; an unknown type stays unknown
+  if (!is_known_component_type(e.component_type))
+    out.not_understood = "component type '" + std::string(text::trim(e.component_type)) + "'";
+  if (type != Role::unknown && type != Role::worker)
+    return {type, "the component type", ""};  // prefill, decode; frontend, planner, epp
+  auto decided = [&](Role role, std::string by) {
+    out.role = role;
+    out.by = std::move(by);
+    return out;
+  };
   if (const Role sub = from_name(e.sub_component_type); is_split(sub))
-    return sub;
+    return decided(sub, "the sub-component type");
   const auto words = command_words(e.command_line, e.env);
-  if (auto by_flag = role_from_flags(words))
-    return *by_flag;
+  if (const auto flag = role_flag_reading(words)) {
+    if (flag->role)
+      return decided(*flag->role, "the engine's role flag " + flag->spelled);
+    out.not_understood += (out.not_understood.empty() ? "" : ", ") + flag->spelled;
+    return decided(Role::unknown, "");
+  }
   if (auto by_env = role_from_env(e.env))
-    return *by_env;
-  if (launches_backend(words))
-    return Role::worker;
+    return decided(*by_env, "the engine's role variable");
+  // No role flag makes an aggregated worker only where the type says worker (or none is
+  // given); under a type nobody knows, a missing flag proves nothing.
+  if (launches_backend(words) && out.not_understood.empty())
+    return decided(Role::worker, "a Dynamo backend started without a role flag");
   if (const Role by_name = from_contained_name(e.name); by_name != Role::unknown)
-    return by_name;
-  return type;
+    return decided(by_name, "its name");
+  return decided(type, type == Role::worker ? "the component type" : "");
+}
+
+Role classify_role(const RoleEvidence& e) {
+  return read_role(e).role;
 }
 
 } // namespace icheck::dynamo

@@ -49,13 +49,30 @@ struct RoleEvidence {
   std::map<std::string, std::string> env; // literal env of the container ($VAR values)
 };
 
-// In order: component type prefill|decode; a non-worker type (frontend, planner, epp; an
-// unknown type is unknown); for a worker or untyped component: sub-component type
-// prefill|decode, the engine's role flag on the command line (dynamo/engine_flags.hpp; split
-// as a shell splits a `sh -c` script, `$VAR` taken from env), the variable Dynamo reads in
-// place of the flag, a command line that starts a
-// Dynamo backend without one (aggregated worker), a name containing prefill or decode (older
-// recipes only name them), and last the worker type itself.
+// A component type the operator knows (frontend, worker, prefill, decode, planner, epp, any
+// case), or none given.
+bool is_known_component_type(std::string_view type);
+
+// A role and what decided it, for output ("the engine's role flag"), with the value outside
+// the vocabulary that was met on the way ("componentType 'main'"), if any: such a value
+// never decides anything, the next evidence does.
+struct RoleReading {
+  Role role = Role::unknown;
+  std::string by;              // "" when nothing told the role
+  std::string not_understood;  // "" when every value met was known
+};
+
+// In order: component type prefill|decode; a non-worker type (frontend, planner, epp); for a
+// worker, untyped or unknown type: sub-component type prefill|decode, the engine's role flag
+// on the command line (dynamo/engine_flags.hpp; split as a shell splits a `sh -c` script,
+// `$VAR` taken from env; a flag value outside the vocabulary leaves the role unknown), the
+// variable Dynamo reads in place of the flag, a command line that starts a Dynamo backend
+// without one (aggregated worker; not under an unknown type, where a missing flag proves
+// nothing), a name containing prefill or decode (older recipes only name them), and last the
+// worker type itself.
+RoleReading read_role(const RoleEvidence& evidence);
+
+// read_role(evidence).role
 Role classify_role(const RoleEvidence& evidence);
 
 } // namespace icheck::dynamo

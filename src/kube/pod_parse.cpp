@@ -197,7 +197,9 @@ PodInfo parse_pod(const json::object& object, const ContainerChoice& choice) {
   auto args = strings_at(container, "args");
   command_line.insert(command_line.end(), args.begin(), args.end());
   pod.spec_env = literal_env(container);
-  pod.role = pod_role(pod.labels, command_line, pod.spec_env);
+  const auto reading = pod_role_reading(pod.labels, command_line, pod.spec_env);
+  pod.role = reading.role;
+  pod.role_not_understood = reading.not_understood;
   pod.command_line = std::move(command_line);
   pod.component = pod.labels.count(kComponentLabel) ? pod.labels.at(kComponentLabel) : "";
   pod.dgd = pod.labels.count(kDeploymentLabel) ? pod.labels.at(kDeploymentLabel) : "";

@@ -13,12 +13,18 @@ std::string label(const std::map<std::string, std::string>& labels, const char* 
 
 } // namespace
 
+dynamo::RoleReading pod_role_reading(const std::map<std::string, std::string>& labels,
+                                     const std::vector<std::string>& command_line,
+                                     const std::map<std::string, std::string>& env) {
+  return dynamo::read_role({label(labels, kComponentTypeLabel),
+                            label(labels, kSubComponentTypeLabel), label(labels, kComponentLabel),
+                            command_line, env});
+}
+
 dynamo::Role pod_role(const std::map<std::string, std::string>& labels,
                       const std::vector<std::string>& command_line,
                       const std::map<std::string, std::string>& env) {
-  return dynamo::classify_role({label(labels, kComponentTypeLabel),
-                                label(labels, kSubComponentTypeLabel),
-                                label(labels, kComponentLabel), command_line, env});
+  return pod_role_reading(labels, command_line, env).role;
 }
 
 const PodInfo* multinode_leader(const std::vector<PodInfo>& pods, const PodInfo& pod) {
@@ -33,8 +39,10 @@ const PodInfo* multinode_leader(const std::vector<PodInfo>& pods, const PodInfo&
 
 std::vector<PodInfo> select_targets(const std::vector<PodInfo>& pods, bool all_components) {
   std::vector<PodInfo> targets;
-  std::copy_if(pods.begin(), pods.end(), std::back_inserter(targets),
-               [&](const PodInfo& pod) { return all_components || dynamo::is_worker(pod.role); });
+  std::copy_if(pods.begin(), pods.end(), std::back_inserter(targets), [&](const PodInfo& pod) {
+    return all_components || dynamo::is_worker(pod.role) ||
+           (pod.role == dynamo::Role::unknown && !pod.role_not_understood.empty());
+  });
   return targets;
 }
 

@@ -38,6 +38,7 @@ struct PodInfo {
   bool ready = false;
   std::map<std::string, std::string> labels;
   dynamo::Role role = dynamo::Role::unknown;
+  std::string role_not_understood;  // "component type 'main'": a label outside the vocabulary
   std::string component; // nvidia.com/dynamo-component
   std::string dgd;       // nvidia.com/dynamo-graph-deployment-name
   std::vector<std::string> containers;
@@ -64,8 +65,13 @@ struct PodInfo {
 Expected<std::vector<PodInfo>> parse_pods_json(std::string_view json,
                                                const ContainerChoice& choice);
 
-// dynamo::classify_role with the pod's labels (component type, sub-component type, component
+// dynamo::read_role with the pod's labels (component type, sub-component type, component
 // name), the container's command + args and its literal env from the spec.
+dynamo::RoleReading pod_role_reading(const std::map<std::string, std::string>& labels,
+                                     const std::vector<std::string>& command_line,
+                                     const std::map<std::string, std::string>& env = {});
+
+// pod_role_reading(...).role
 dynamo::Role pod_role(const std::map<std::string, std::string>& labels,
                       const std::vector<std::string>& command_line,
                       const std::map<std::string, std::string>& env = {});
@@ -74,7 +80,8 @@ dynamo::Role pod_role(const std::map<std::string, std::string>& labels,
 // leader, a single pod, or a worker whose leader is not among pods.
 const PodInfo* multinode_leader(const std::vector<PodInfo>& pods, const PodInfo& pod);
 
-// Workers only (prefill, decode, worker) unless all_components.
+// Workers only (prefill, decode, worker) unless all_components; and every pod whose role is
+// unknown because a value outside the vocabulary was met (it may be a worker: not dropped).
 std::vector<PodInfo> select_targets(const std::vector<PodInfo>& pods, bool all_components);
 
 // `-l` values for the target kinds.

@@ -30,7 +30,8 @@ struct Service {
   std::string name;
   std::string component_type;      // v1alpha1 componentType, v1beta1 type
   std::string sub_component_type;  // v1alpha1 subComponentType ("" when absent or null)
-  dynamo::Role role = dynamo::Role::unknown; // dynamo::classify_role of the fields above
+  dynamo::Role role = dynamo::Role::unknown;  // dynamo::read_role of the fields above
+  dynamo::RoleReading role_reading;           // the same, with what decided it
   int replicas = 1;
   int node_count = 1;              // multinode.nodeCount (1 without a multinode block)
   int gpus = 0;                    // per pod: limits gpu / nvidia.com/gpu (requests if no limit)

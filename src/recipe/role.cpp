@@ -2,9 +2,9 @@
 
 namespace icheck::recipe {
 
-dynamo::Role resolve_role(const Service& service) {
-  return dynamo::classify_role({service.component_type, service.sub_component_type, service.name,
-                                service.command_line, literal_env(service)});
+dynamo::RoleReading read_role(const Service& service) {
+  return dynamo::read_role({service.component_type, service.sub_component_type, service.name,
+                            service.command_line, literal_env(service)});
 }
 
 } // namespace icheck::recipe

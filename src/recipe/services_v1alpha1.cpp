@@ -25,7 +25,8 @@ static Service parse_service(const std::string& name, const YAML::Node& node,
     service.resource_claims = true;
   }
   read_container(pod, child(pod, "mainContainer"), service);
-  service.role = resolve_role(service);
+  service.role_reading = read_role(service);
+  service.role = service.role_reading.role;
   return service;
 }
 

@@ -28,7 +28,8 @@ static Service parse_component(const YAML::Node& node, const std::vector<EnvVar>
   const YAML::Node pod_spec = child(child(node, "podTemplate"), "spec");
   service.resource_claims = present(child(pod_spec, "resourceClaims"));
   read_container(pod_spec, main_container(pod_spec), service);
-  service.role = resolve_role(service);
+  service.role_reading = read_role(service);
+  service.role = service.role_reading.role;
   return service;
 }
 

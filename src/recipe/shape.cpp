@@ -18,6 +18,14 @@ bool is_disagg(const Deployment& dgd) {
   return has_role(dgd, dynamo::Role::prefill) && has_role(dgd, dynamo::Role::decode);
 }
 
+bool roles_known(const Deployment& dgd) {
+  return !has_role(dgd, dynamo::Role::unknown);
+}
+
+bool is_aggregated(const Deployment& dgd) {
+  return !is_disagg(dgd) && roles_known(dgd);
+}
+
 bool is_cross_node(const Deployment& dgd) {
   int worker_gpus = 0;
   for (const auto& service : dgd.services) {

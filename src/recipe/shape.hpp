@@ -15,6 +15,13 @@ bool is_worker(const Service& service);
 // Has at least one prefill and one decode worker: KV moves between pods over NIXL.
 bool is_disagg(const Deployment& dgd);
 
+// Every service's role is known (dynamo::read_role): only then can "not disaggregated" mean
+// aggregated.
+bool roles_known(const Deployment& dgd);
+
+// Not disaggregated and every role known: KV never moves between pods.
+bool is_aggregated(const Deployment& dgd);
+
 // Worker pods may sit on different nodes, so KV (or a worker's own traffic) leaves the node:
 // a worker spans nodes (multinode.nodeCount > 1), a worker has several replicas with GPUs,
 // or the worker pods together ask for more GPUs than one node has.

@@ -163,6 +163,30 @@ class SecretShapes(unittest.TestCase):
             self.assertEqual(checks["prefill " + name], "***")
 
 
+FIXTURE_RECIPES = os.path.join(TESTS, "fixtures", "recipe")
+
+
+class UnknownVocabulary(unittest.TestCase):
+    def test_component_type_main_reads_the_role_flags_and_is_never_surface_ok(self):
+        rc, out, err = run("env", os.path.join(FIXTURE_RECIPES, "sglang-disagg-componenttype-main.yaml"),
+                           "-o", "json")
+        doc = json.loads(out)
+        facts = doc["targets"][0]["facts"]
+        self.assertTrue(facts["disagg"])
+        self.assertEqual({s["name"]: s["role"] for s in facts["services"]},
+                         {"Frontend": "frontend", "SglangWorkerA": "decode", "SglangWorkerB": "prefill"})
+        self.assertEqual(facts["services"][1]["notUnderstood"], "component type 'main'")
+        self.assertEqual(doc["verdict"]["status"], "unconfirmed")
+        self.assertEqual(rc, 1, err)
+
+    def test_unknown_worker_roles_are_not_aggregated_ok(self):
+        rc, out, err = run("env", os.path.join(FIXTURE_RECIPES, "sglang-componenttype-main-no-role.yaml"))
+        self.assertEqual(rc, 1, out + err)
+        self.assertIn("worker roles unknown: SglangWorkerA (component type 'main')", out)
+        self.assertNotIn("surface-ok", out)
+        self.assertNotIn("aggregated deployment, the KV transport is not exercised", out)
+
+
 class BadInput(unittest.TestCase):
     def expect_3(self, path, fragment):
         rc, out, err = run("env", path)

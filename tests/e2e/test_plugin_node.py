@@ -368,5 +368,33 @@ class TestMultinodeLws(MultinodeMixin, unittest.TestCase):
             self.assertEqual(harness.only_reads(c.request_log()), [])
 
 
+class TestUnknownComponentType(NodeMixin, unittest.TestCase):
+    """component-type=main is outside the vocabulary: the role flags in the bash -c script
+    decide; a pod nothing tells the role of is probed, warned, and never lets the verdict pass."""
+
+    def test_role_flags_decide_and_an_unknown_role_is_never_surface_ok(self):
+        with harness.FakeCluster("node-component-type-main") as c:
+            v = harness.KUBECTL_VERSIONS[-1]
+            rc, doc, err, _ = self.run_json(c, v, ["--deployment", "cmain", "-n", "dynamo"])
+            roles = {t["name"]: t["role"] for t in doc["targets"]}
+            self.assertEqual(roles, {"cmain-0-sglangworkerb-p1": "prefill", "cmain-0-sglangworkera-d1": "decode",
+                                     "cmain-0-sglangworkerc-x1": ""})
+            unknown = [t for t in doc["targets"] if t["name"] == "cmain-0-sglangworkerc-x1"][0]
+            role = [ch for ch in unknown["checks"] if ch["name"] == "role"][0]
+            self.assertEqual(role["status"], "warn")
+            self.assertIn("component type 'main' is not in Dynamo's vocabulary", role["detail"])
+            self.assertEqual(doc["verdict"]["status"], "unconfirmed")
+            self.assertEqual(rc, 1, err)
+            # The two pods whose flags tell their roles: a healthy disagg pair, nothing to warn.
+            rc, doc, err, _ = self.run_json(c, v, ["--pod", "cmain-0-sglangworkerb-p1",
+                                                   "--pod", "cmain-0-sglangworkera-d1", "-n", "dynamo"])
+            self.assertEqual({t["name"]: t["role"] for t in doc["targets"]},
+                             {"cmain-0-sglangworkerb-p1": "prefill", "cmain-0-sglangworkera-d1": "decode"})
+            self.assertFalse([ch for t in doc["targets"] for ch in t["checks"] if ch["name"] == "role"])
+            self.assertEqual(doc["verdict"]["status"], "surface-ok", doc["verdict"])
+            self.assertEqual(rc, 0)
+            self.assertEqual(harness.only_reads(c.request_log()), [])
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -41,6 +41,11 @@ report::Finding judge_rdma_resource(const recipe::Service&, const EnvContext&);
 report::Finding judge_memlock(const recipe::Service&, const EnvContext&);
 // The NIXL backend a worker's KV transfer uses (nixl_backend.hpp); warns for UCX on EFA.
 report::Finding judge_backend(const recipe::Service&);
+// A role read past a value outside the vocabulary, or not read at all: a required warn.
+std::optional<report::Finding> judge_role(const recipe::Service&);
+// A deployment that is not disaggregated: aggregated (ok) when every service's role is known,
+// else a required warn naming the services whose role is unknown and what was seen.
+report::Finding judge_split(const recipe::Deployment&);
 // A prefill and a decode service that share no backend: fail on the decode side.
 std::optional<report::Finding> judge_backends_meet(const recipe::Service& prefill,
                                                    const recipe::Service& decode);

@@ -25,6 +25,8 @@ report::Finding judge_backend(const recipe::Service& s) {
             "config\":"
             "{\"backends\":[\"LIBFABRIC\"]}}' (vLLM)");
   }
+  if (!b.not_understood().empty())
+    return env_finding(s, "kv transfer", Status::warn, not_understood_text(b, what));
   auto f = env_finding(s, "kv transfer", Status::ok, what);
   f.required = false;
   return f;

@@ -96,13 +96,10 @@ std::vector<report::Finding> env_findings(const recipe::Deployment& dgd) {
   const detail::EnvContext ctx = detail::env_context(dgd);
   std::vector<report::Finding> out;
   if (!ctx.disagg) {
-    auto f = detail::env_finding(dgd.name, "transport", Status::ok,
-                                 "aggregated (no prefill/decode split): KV never moves between "
-                                 "workers, the transport is not exercised");
-    f.required = false;
-    out.push_back(std::move(f));
+    out.push_back(detail::judge_split(dgd));
   }
   for (const auto& s : dgd.services) {
+    add(out, detail::judge_role(s));
     const bool judge = ctx.disagg && recipe::is_worker(s);
     if (judge) {
       judge_worker(s, ctx, out);

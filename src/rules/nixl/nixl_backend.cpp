@@ -9,6 +9,7 @@
 #include "util/truthy.hpp"
 
 #include <algorithm>
+#include <set>
 #include <string_view>
 
 namespace icheck::rules {
@@ -110,6 +111,25 @@ std::optional<EngineTransceiver> engine_transceiver(const probe::NixlFacts& fact
   if (!backend) return std::nullopt;
   return EngineTransceiver{*backend, e->path + ", given to " + (e->comm.empty() ? "pid " + e->pid
                                                                                : e->comm + " (pid " + e->pid + ")")};
+}
+
+std::string KvBackends::not_understood() const {
+  static const std::set<std::string> libraries{"NIXL", "UCX", "MPI", "MOONCAKE"};
+  static const std::set<std::string> backends{"UCX",      "UCX_MO", "LIBFABRIC",
+                                              "MOONCAKE", "UCCL",   "GPUNETIO"};
+  std::vector<std::string> out;
+  if (!libraries.contains(upper(library)))
+    out.push_back("library " + library);
+  if (via_nixl())
+    for (const auto& name : names)
+      if (!backends.contains(name))
+        out.push_back("backend " + name);
+  return join(out);
+}
+
+std::string not_understood_text(const KvBackends& b, std::string_view what) {
+  return std::string(what) + ": " + b.not_understood() + " not in the vocabulary (NIXL, " +
+         std::string(kKnownKvNames) + "): whether KV can move between the pods is not judged";
 }
 
 bool KvBackends::over_ucx() const { return via_nixl() ? uses("UCX") : library == "UCX"; }

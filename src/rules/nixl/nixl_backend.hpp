@@ -43,7 +43,19 @@ struct KvBackends {
   std::string path() const;                  // "NIXL with UCX" | "UCX directly, not NIXL"
   // Every plugin NIXL needs in this pod: the transfer's, then KVBM's not already listed.
   std::vector<std::string> plugins_needed() const;
+  // The library or backend names outside the vocabulary ("backend HYPERLANE"), joined; "" when
+  // every one is known. Such a name decides nothing: the finding that shows it warns.
+  std::string not_understood() const;
 };
+
+// What the tool knows moves KV between pods: the libraries NIXL, UCX, MPI, MOONCAKE, and NIXL's
+// network backends UCX, UCX_MO, LIBFABRIC, MOONCAKE, UCCL, GPUNETIO (ai-dynamo/nixl src/plugins).
+inline constexpr std::string_view kKnownKvNames =
+    "UCX, UCX_MO, LIBFABRIC, MOONCAKE, UCCL, GPUNETIO";
+
+// A finding's detail for a path with names outside the vocabulary: what was read, what was not
+// understood, and that the transfer is not judged.
+std::string not_understood_text(const KvBackends& b, std::string_view what);
 
 // TRT-LLM's engine config as the worker reads it: cache_transceiver_config.backend ("" unset)
 // and where it was read ("/engine_configs/prefill.yaml", "... (ConfigMap prefill-config)").

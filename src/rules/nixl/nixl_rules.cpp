@@ -155,6 +155,9 @@ namespace {
 // The KV path this pod's engine uses: information, unless the choice is unknown (a multinode
 // worker pod without its leader), which no check below can make ok.
 Finding kv_transfer(const KvBackends& b) {
+  if (b.unknown.empty() && !b.not_understood().empty())
+    return nixl_finding("kv transfer", Status::warn,
+                        not_understood_text(b, kv_transfer_text(b, "the pod")));
   if (b.unknown.empty())
     return nixl_finding("kv transfer", Status::ok, kv_transfer_text(b, "the pod"), {}, false);
   return nixl_finding("kv transfer", Status::warn,

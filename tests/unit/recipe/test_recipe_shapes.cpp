@@ -170,3 +170,22 @@ TEST_CASE("TRT-LLM disagg with the roles only inside a multi-line sh -c script s
     CHECK(recipe::is_cross_node(dgd));
   }
 }
+
+TEST_CASE("componentType main: the roles inside the bash -c scripts make it disagg, said as read") {
+  const auto dir = std::filesystem::path(ICHECK_TEST_DATA) / "fixtures" / "recipe";
+  auto files = recipe::load_recipe(dir / "sglang-disagg-componenttype-main.yaml", false);
+  REQUIRE(files.has_value());
+  const auto& dgd = files->front().deployments.at(0);
+  CHECK(roles(dgd) == "Frontend=frontend SglangWorkerA=decode SglangWorkerB=prefill");
+  CHECK(recipe::is_disagg(dgd));
+  CHECK_FALSE(recipe::is_aggregated(dgd));
+  CHECK(service(dgd, "SglangWorkerA").role_reading.not_understood == "component type 'main'");
+  // Without the flags nothing tells the roles: neither disagg nor aggregated.
+  files = recipe::load_recipe(dir / "sglang-componenttype-main-no-role.yaml", false);
+  REQUIRE(files.has_value());
+  const auto& unknown = files->front().deployments.at(0);
+  CHECK(roles(unknown) == "Frontend=frontend SglangWorkerA= SglangWorkerB=");
+  CHECK_FALSE(recipe::is_disagg(unknown));
+  CHECK_FALSE(recipe::roles_known(unknown));
+  CHECK_FALSE(recipe::is_aggregated(unknown));
+}

@@ -400,4 +400,65 @@ TEST_CASE("UCX_TLS leaving out cuda_ipc on a recipe that means multi-node NVLink
   CHECK(find(f, "PrefillWorker UCX_TLS")->status == Status::fail);
   CHECK(find(f, "PrefillWorker UCX_TLS")->detail.find("and no cuda_ipc for multi-node NVLink") !=
         std::string::npos);
+TEST_CASE(
+    "componentType main with the role flags in the script: judged as disagg, the type named") {
+  auto files = recipe::load_recipe(std::filesystem::path(ICHECK_TEST_DATA) / "fixtures" / "recipe" /
+                                       "sglang-disagg-componenttype-main.yaml",
+                                   false);
+  REQUIRE(files.has_value());
+  const auto f = rules::env_findings(files->front().deployments.at(0));
+  CHECK_FALSE(find(f, "dsv4-pro-disagg transport"));  // not "aggregated"
+  const auto* role = find(f, "SglangWorkerB role");
+  REQUIRE(role);
+  CHECK(role->status == Status::warn);
+  CHECK(role->required);
+  CHECK(role->detail == "component type 'main' is not in Dynamo's vocabulary: read as prefill from "
+                        "the engine's role flag --disaggregation-mode 'prefill'; the operator may "
+                        "not deploy it as one");
+  REQUIRE(find(f, "SglangWorkerB rdma-resource"));  // the disagg judgements ran
+  CHECK(find(f, "SglangWorkerB rdma-resource")->status == Status::ok);
+}
+
+TEST_CASE("worker roles unknown: never aggregated-and-ok, what was seen is said") {
+  auto files = recipe::load_recipe(std::filesystem::path(ICHECK_TEST_DATA) / "fixtures" / "recipe" /
+                                       "sglang-componenttype-main-no-role.yaml",
+                                   false);
+  REQUIRE(files.has_value());
+  const auto f = rules::env_findings(files->front().deployments.at(0));
+  const auto* transport = find(f, "dsv4-pro-disagg transport");
+  REQUIRE(transport);
+  CHECK(transport->status == Status::warn);
+  CHECK(transport->required);
+  CHECK(transport->detail ==
+        "worker roles unknown: SglangWorkerA (component type 'main'), SglangWorkerB (component "
+        "type 'main'); cannot tell an aggregated deployment from a disaggregated one, the KV "
+        "transport is not judged");
+  const auto* role = find(f, "SglangWorkerA role");
+  REQUIRE(role);
+  CHECK(role->status == Status::warn);
+  CHECK(role->detail.starts_with("role unknown: component type 'main' is not in Dynamo's"));
+}
+
+TEST_CASE("known component types give no role finding") {
+  for (const char* path : {"glm-5.2/sglang/agg-h200-agentic/deploy.yaml",
+                           "deepseek-v4/deepseek-v4-pro/sglang/disagg-b200/deploy.yaml"}) {
+    CAPTURE(path);
+    for (const auto& finding : rules::env_findings(recipe_dgd(path)))
+      CHECK(finding.name.find(" role") == std::string::npos);
+  }
+}
+
+TEST_CASE("kv transfer: a backend outside the vocabulary is a required warn, not an ok") {
+  const auto dgd = inline_dgd(two_node_disagg(
+      "                - {name: SGLANG_DISAGGREGATION_NIXL_BACKEND, value: HYPERLANE}\n"));
+  const auto* f = find(rules::env_findings(dgd), "prefill kv transfer");
+  REQUIRE(f);
+  CHECK(f->status == Status::warn);
+  CHECK(f->required);
+  CHECK(f->detail.find("backend HYPERLANE not in the vocabulary") != std::string::npos);
+  const auto known = inline_dgd(two_node_disagg(
+      "                - {name: SGLANG_DISAGGREGATION_NIXL_BACKEND, value: LIBFABRIC}\n"));
+  const auto* ok = find(rules::env_findings(known), "prefill kv transfer");
+  REQUIRE(ok);
+  CHECK(ok->status == Status::ok);
 }

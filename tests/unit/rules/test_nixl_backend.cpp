@@ -119,3 +119,20 @@ TEST_CASE("kv library: NIXL unless the framework is told to move KV another way"
                          R"({"kv_connector":"PdConnector","kv_connector_extra_config":{"connectors":[{"kv_connector":"LMCacheConnectorV1"},{"kv_connector":"NixlConnector"}]}})"})
             .via_nixl());
 }
+
+TEST_CASE("nixl backend: a library or backend outside the vocabulary is named, never passed") {
+  const std::vector<std::string> sglang = {"python3", "-m", "dynamo.sglang",
+                                           "--disaggregation-mode", "prefill"};
+  auto b = kv_backends({{"SGLANG_DISAGGREGATION_NIXL_BACKEND", "hyperlane"}}, sglang);
+  CHECK(b.not_understood() == "backend HYPERLANE");
+  CHECK(icheck::rules::not_understood_text(b, "x").starts_with(
+      "x: backend HYPERLANE not in the vocabulary"));
+  auto lib = sglang;
+  lib.insert(lib.end(), {"--disaggregation-transfer-backend", "warpdrive"});
+  CHECK(kv_backends({}, lib).not_understood() == "library WARPDRIVE");
+  // The known ones: the default, LIBFABRIC (aws recipe), SGLang's mooncake.
+  CHECK(kv_backends({}, sglang).not_understood().empty());
+  CHECK(kv_backends({{"KV_TRANSFER_CONFIG", kAwsConfig}}, kAwsCommand).not_understood().empty());
+  lib.back() = "mooncake";
+  CHECK(kv_backends({}, lib).not_understood().empty());
+}
