@@ -400,6 +400,8 @@ TEST_CASE("UCX_TLS leaving out cuda_ipc on a recipe that means multi-node NVLink
   CHECK(find(f, "PrefillWorker UCX_TLS")->status == Status::fail);
   CHECK(find(f, "PrefillWorker UCX_TLS")->detail.find("and no cuda_ipc for multi-node NVLink") !=
         std::string::npos);
+}
+
 TEST_CASE(
     "componentType main with the role flags in the script: judged as disagg, the type named") {
   auto files = recipe::load_recipe(std::filesystem::path(ICHECK_TEST_DATA) / "fixtures" / "recipe" /
