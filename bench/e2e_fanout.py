@@ -1,55 +1,204 @@
 #!/usr/bin/env python3
-"""Wall time of `kubectl dynamo-icheck node` on fanout-32 / fanout-128 (200 ms injected exec latency)
-at --parallel 16, against the ideal ceil(N/16) x 200 ms and a bare `kubectl exec POD -- true` fan-out
-at parallelism 16 in the same run (the floor for any tool spawning one kubectl per pod).
+"""`kubectl dynamo-icheck node` on N identical pods (every exec waits 200 ms before its command
+starts), for N = 16, 64, 256, 1024 by default, side by side:
 
-    ICHECK_PLUGIN=build/kubectl-dynamo_icheck python3 bench/e2e_fanout.py [--kubectl 1.32] [--repeat 3]
+  floor    a bare `kubectl exec POD -c main -- true` per pod at --parallel (the least any tool
+           that starts one kubectl per pod pays),
+  stream   the same `true` per pod over one kubectl proxy with the plugin's WebSocket client
+           (build/bench/bench_stream_fanout): the new transport's own floor,
+  kubectl  the plugin with --transport=kubectl (one `kubectl exec` child per pod),
+  proxy    the plugin with --transport=proxy (one `kubectl proxy`, our WebSocket streams).
+
+Per row: wall seconds, CPU seconds of the client side (the plugin or the bench's kubectl
+children and everything they started; the fake API server and its pods are not counted), and the
+peak RSS of that whole client process tree (summed over its processes, sampled every 10 ms).
+The ideal is ceil(N / parallel) x 200 ms. Figures, never assertions.
+
+    ICHECK_PLUGIN=build/kubectl-dynamo_icheck /usr/bin/python3 bench/e2e_fanout.py \\
+        [--pods 16,64,256,1024] [--kubectl 1.32] [--parallel 16] [--repeat 1]
+    (cmake --build build --target bench first, for the stream row)
 """
 import argparse
 import concurrent.futures
+import json
 import math
 import os
+import resource
+import shutil
 import subprocess
 import sys
+import tempfile
+import threading
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "e2e"))
+E2E = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "e2e")
+sys.path.insert(0, E2E)
 import harness  # noqa: E402
 
+BASE_SCENARIO = os.path.join(E2E, "scenarios", "fanout-128", "scenario.json")
 
-def bare_fanout(c, version, pods, parallel):
+
+def scenario_dir(n, into):
+    """fanout-128 with n replicas instead, written under `into`."""
+    with open(BASE_SCENARIO) as f:
+        spec = json.load(f)
+    spec["replicate"][0]["count"] = n
+    spec["description"] = "bench: %d copies of the fanout-128 pod" % n
+    d = os.path.join(into, "fanout-%d" % n)
+    os.makedirs(d)
+    with open(os.path.join(d, "scenario.json"), "w") as f:
+        json.dump(spec, f)
+    return d
+
+
+def children_of():
+    """ppid -> [pid] for every process now."""
+    tree = {}
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open("/proc/%s/stat" % name) as f:
+                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        tree.setdefault(ppid, []).append(int(name))
+    return tree
+
+
+def rss_kib(pid):
+    try:
+        with open("/proc/%d/status" % pid) as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+class TreeRss:
+    """Peak of the summed RSS of the descendants of `root` (not root itself unless asked),
+    leaving out the subtrees of `exclude`."""
+
+    def __init__(self, root, exclude=(), include_root=False):
+        self.root, self.exclude, self.include_root = root, set(exclude), include_root
+        self.peak_kib = 0
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self.run, daemon=True)
+
+    def sample(self):
+        tree = children_of()
+        todo = list(tree.get(self.root, []))
+        total = rss_kib(self.root) if self.include_root else 0
+        while todo:
+            pid = todo.pop()
+            if pid in self.exclude:
+                continue
+            total += rss_kib(pid)
+            todo.extend(tree.get(pid, []))
+        self.peak_kib = max(self.peak_kib, total)
+
+    def run(self):
+        while not self.stop.is_set():
+            self.sample()
+            time.sleep(0.01)
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop.set()
+        self.thread.join()
+
+
+def child_cpu():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def floor(c, version, pods, parallel):
     env = c.env(version)
+
     def one(p):
         return subprocess.run(["kubectl", "exec", p, "-c", "main", "--", "true"], env=env,
                               capture_output=True).returncode
-    t0 = time.monotonic()
-    with concurrent.futures.ThreadPoolExecutor(parallel) as ex:
-        rcs = list(ex.map(one, pods))
+
+    cpu0, t0 = child_cpu(), time.monotonic()
+    with TreeRss(os.getpid(), exclude=[c.proc.pid]) as rss:
+        with concurrent.futures.ThreadPoolExecutor(parallel) as ex:
+            rcs = list(ex.map(one, pods))
     assert all(rc == 0 for rc in rcs), rcs
-    return time.monotonic() - t0
+    return time.monotonic() - t0, child_cpu() - cpu0, rss.peak_kib
+
+
+def stream_floor(c, version, pods, parallel, binary):
+    cpu0, t0 = child_cpu(), time.monotonic()
+    proc = subprocess.Popen([binary, "kubectl", str(parallel), "dynamo"] + pods, env=c.env(version),
+                            cwd=c.dir, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    with TreeRss(proc.pid, include_root=True) as rss:
+        out, err = proc.communicate(timeout=900)
+    assert proc.returncode == 0, out + err
+    return time.monotonic() - t0, child_cpu() - cpu0, rss.peak_kib
+
+
+def plugin(c, version, transport, parallel):
+    argv = ["kubectl", "dynamo-icheck", "node", "--deployment", "fanout", "--parallel", str(parallel),
+            "-o", "json", "--transport", transport]
+    cpu0, t0 = child_cpu(), time.monotonic()
+    proc = subprocess.Popen(argv, env=c.env(version), cwd=c.dir, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    with TreeRss(proc.pid, include_root=True) as rss:
+        out, err = proc.communicate(timeout=900)
+    secs = time.monotonic() - t0
+    assert proc.returncode in (0, 1, 2), err[-2000:]
+    assert b"note:" not in err, err[-2000:]  # no fallback: the row measures what it names
+    doc = json.loads(out)
+    probed = sum(1 for t in doc["targets"] if not any(ch["name"] in ("exec", "probe") for ch in t["checks"]))
+    assert probed == len(doc["targets"]), "%d of %d pods probed" % (probed, len(doc["targets"]))
+    return secs, child_cpu() - cpu0, rss.peak_kib
+
+
+def median(rows):
+    return sorted(rows)[len(rows) // 2]
 
 
 def main():
     ap = argparse.ArgumentParser()
+    ap.add_argument("--pods", default="16,64,256,1024")
     ap.add_argument("--kubectl", default="1.32")
     ap.add_argument("--parallel", type=int, default=16)
-    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--repeat", type=int, default=1)
+    ap.add_argument("--stream-bench", default=os.path.join(E2E, "..", "..", "build", "bench",
+                                                           "bench_stream_fanout"),
+                    help="built by `cmake --build build --target bench`; its row is left out if absent")
     a = ap.parse_args()
-    print("%-11s %5s %10s %12s %12s" % ("scenario", "pods", "ideal_s", "plugin_s", "bare_exec_s"))
-    for name, n in (("fanout-32", 32), ("fanout-128", 128)):
-        with harness.FakeCluster(name) as c:
-            pods = ["fanout-0-vllmworker-%d" % i for i in range(n)]
-            plug, bare = [], []
-            for _ in range(a.repeat):
-                rc, out, err, secs = c.run_plugin(a.kubectl, ["node", "--deployment", "fanout",
-                                                              "--parallel", str(a.parallel), "-o", "json"], timeout=300)
-                assert rc in (0, 1, 2), err
-                plug.append(secs)
-                bare.append(bare_fanout(c, a.kubectl, pods, a.parallel))
-            ideal = math.ceil(n / a.parallel) * 0.2
-            print("%-11s %5d %10.2f %12.2f %12.2f   (median of %d; plugin min %.2f, bare min %.2f)" % (
-                name, n, ideal, sorted(plug)[len(plug) // 2], sorted(bare)[len(bare) // 2], a.repeat,
-                min(plug), min(bare)))
+    work = tempfile.mkdtemp(prefix="icheck-bench-")
+    print("parallel %d, kubectl %s, 200 ms exec latency, median of %d" % (a.parallel, a.kubectl, a.repeat))
+    print("%5s  %-8s %8s %8s %8s %13s" % ("pods", "method", "ideal_s", "wall_s", "cpu_s", "peak_rss_mib"))
+    try:
+        for n in [int(x) for x in a.pods.split(",")]:
+            with harness.FakeCluster(scenario_dir(n, work)) as c:
+                pods = ["fanout-0-vllmworker-%d" % i for i in range(n)]
+                runs = {
+                    "floor": lambda: floor(c, a.kubectl, pods, a.parallel),
+                    "stream": lambda: stream_floor(c, a.kubectl, pods, a.parallel, a.stream_bench),
+                    "kubectl": lambda: plugin(c, a.kubectl, "kubectl", a.parallel),
+                    "proxy": lambda: plugin(c, a.kubectl, "proxy", a.parallel),
+                }
+                if not os.path.exists(a.stream_bench):
+                    del runs["stream"]
+                ideal = math.ceil(n / a.parallel) * 0.2
+                for name, fn in runs.items():
+                    got = [fn() for _ in range(a.repeat)]
+                    wall = median([g[0] for g in got])
+                    cpu = median([g[1] for g in got])
+                    rss = median([g[2] for g in got])
+                    print("%5d  %-8s %8.2f %8.2f %8.2f %13.1f" % (n, name, ideal, wall, cpu, rss / 1024.0),
+                          flush=True)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -86,6 +86,12 @@ void add_run_flags(CLI::App& sub, CommandLine& line) {
   sub.add_option("--timeout", line.timeout,
                  "How long one pod's probe may take, e.g. 30s, 2m, 500ms")
       ->capture_default_str();
+  sub.add_option("--transport", line.transport,
+                 "How the execs reach the pods: proxy (one kubectl proxy for the run, the "
+                 "plugin's own exec streams over it) or kubectl (one kubectl exec per pod); "
+                 "$DYNAMO_ICHECK_TRANSPORT when set")
+      ->check(one_of("transport"))
+      ->default_str("proxy");
 }
 
 void add_output_flags(CLI::App& sub, CommandLine& line) {
@@ -139,6 +145,7 @@ const std::map<std::string, std::vector<std::string>>& flag_choices() {
       {"color", {"auto", "always", "never"}},
       {"pairs", {"cover", "all"}},
       {"test-tool", {"auto", "nixl-python", "nixlbench", "ucx_perftest", "nixl_test"}},
+      {"transport", {"proxy", "kubectl"}},
   };
   return choices;
 }

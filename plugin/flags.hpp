@@ -21,6 +21,7 @@ struct CommandLine {
   bool no_headers = false;
   std::string timeout = "30s";
   std::string transfer_timeout = "60s";
+  std::string transport;  // --transport; "" when not given ($DYNAMO_ICHECK_TRANSPORT, else proxy)
 };
 
 // The values an enumerated flag takes, by long name (output, color, pairs): the parser's check,

@@ -106,6 +106,21 @@ void set_durations(icheck::plugin::CommandLine& line) {
   line.options.run.progress = isatty(STDERR_FILENO);
 }
 
+// --transport, else $DYNAMO_ICHECK_TRANSPORT (a session or a test run picks kubectl), else proxy;
+// false for an environment value that is neither.
+bool set_transport(icheck::plugin::CommandLine& line) {
+  std::string chosen = line.transport;
+  if (chosen.empty()) {
+    const char* env = std::getenv("DYNAMO_ICHECK_TRANSPORT");
+    chosen = env != nullptr && *env != '\0' ? env : "proxy";
+  }
+  if (chosen != "proxy" && chosen != "kubectl")
+    return false;
+  line.options.run.transport = chosen == "kubectl" ? icheck::check::Transport::kubectl
+                                                   : icheck::check::Transport::proxy;
+  return true;
+}
+
 int run(int argc, char** argv) {
   icheck::plugin::CommandLine line;
   auto& options = line.options;
@@ -148,6 +163,10 @@ int run(int argc, char** argv) {
     return 0;
   }
   set_durations(line);
+  if (!set_transport(line)) {
+    icheck::plugin::print_error("invalid DYNAMO_ICHECK_TRANSPORT: use proxy or kubectl");
+    return k_exit_unknown;
+  }
 
   icheck::exec::install_interrupt_handlers();
   auto report = icheck::check::run_mode(options);

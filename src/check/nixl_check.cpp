@@ -161,7 +161,9 @@ bool ran_on_one_node(const rules::TransferOutcome& outcome, const report::Findin
 void run_and_judge(PodRun& run, const std::vector<rules::TransferPlan>& plans,
                    const Options& options, const rules::PairingOptions& pairing,
                    report::Report& report) {
-  const auto outcomes = run_transfers(plans);
+  TransferRunOptions transfer;
+  transfer.pod_exec = run.pod_exec.get();
+  const auto outcomes = run_transfers(plans, transfer);
   std::vector<report::Finding> findings;
   for (std::size_t i = 0; i < plans.size(); ++i) {
     auto finding = rules::judge_transfer(outcomes[i], pair_rates(run, plans[i]));

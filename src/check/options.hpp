@@ -21,11 +21,16 @@ struct TargetOptions {
   std::optional<std::string> container;  // -c; default "main"
 };
 
+// How commands reach the pods: one kubectl proxy for the run and our own WebSocket streams
+// (stream/), or one `kubectl exec` child per pod and command.
+enum class Transport { proxy, kubectl };
+
 struct RunOptions {
   unsigned parallel = 16;
   std::chrono::milliseconds timeout{30000};  // per pod
   std::size_t output_cap = 4u << 20;         // bytes per pod and stream
   bool progress = false;                     // stderr is a terminal
+  Transport transport = Transport::proxy;
 };
 
 struct Options {

@@ -55,6 +55,16 @@ void use_leader_backends(PodRun& run, bool pods_named) {
   }
 }
 
+// The namespaces the proxy lets exec into: those of the pods that will be exec'd.
+std::vector<std::string> exec_namespaces(const std::vector<kube::PodInfo>& pods) {
+  std::vector<std::string> names;
+  for (const auto& pod : pods) {
+    if (pod.probeable())
+      names.push_back(pod.namespace_);
+  }
+  return names;
+}
+
 }  // namespace
 
 Expected<PodRun> run_pods(const Options& options, const std::vector<std::string>& deployments,
@@ -67,10 +77,16 @@ Expected<PodRun> run_pods(const Options& options, const std::vector<std::string>
   if (!selection) {
     return selection.error();
   }
-  PodRun run{std::move(*session), selection->described,
-             kube::select_targets(selection->pods, options.targets.all_components), {}, false};
+  PodRun run{std::move(*session),
+             nullptr,
+             selection->described,
+             kube::select_targets(selection->pods, options.targets.all_components),
+             {},
+             false};
   run.disagg = is_disagg(run.pods);
-  for (auto& probe : probe_pods(run.session, run.pods, script, options.run)) {
+  run.pod_exec =
+      std::make_shared<PodExec>(run.session.base, options.run.transport, exec_namespaces(run.pods));
+  for (auto& probe : probe_pods(run.session, *run.pod_exec, run.pods, script, options.run)) {
     ProbedPod p{std::move(probe), {}, false, {}, {}, {}};
     p.parsed = start_target(p.probe, first_layer, options.run, p.target);
     if (p.parsed) {

@@ -4,6 +4,7 @@
 
 #include "check/kube_session.hpp"
 #include "check/options.hpp"
+#include "check/pod_exec.hpp"
 #include "check/pod_probe.hpp"
 #include "probe/facts.hpp"
 #include "probe/nixl/nixl_facts.hpp"
@@ -11,6 +12,7 @@
 #include "report/model.hpp"
 #include "util/expected.hpp"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -27,6 +29,7 @@ struct ProbedPod {
 
 struct PodRun {
   KubeSession session;
+  std::shared_ptr<PodExec> pod_exec;  // every exec of the run (probes, transfer tests)
   std::string described;             // "deployment x"
   std::vector<kube::PodInfo> pods;   // the selected worker pods
   std::vector<ProbedPod> probed;     // same order as pods

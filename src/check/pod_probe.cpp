@@ -48,8 +48,9 @@ std::string section_nonce() {
 
 }  // namespace
 
-std::vector<PodProbe> probe_pods(const KubeSession& session, const std::vector<kube::PodInfo>& pods,
-                                 const std::string& script, const RunOptions& run) {
+std::vector<PodProbe> probe_pods(const KubeSession& session, PodExec& pod_exec,
+                                 const std::vector<kube::PodInfo>& pods, const std::string& script,
+                                 const RunOptions& run) {
   std::vector<PodProbe> probes;
   std::vector<std::size_t> runnable;
   for (const auto& pod : pods) {
@@ -75,9 +76,9 @@ std::vector<PodProbe> probe_pods(const KubeSession& session, const std::vector<k
                                 probe.pod.container, bounded_script);
     spec.deadline = run.timeout;
     spec.output_cap = run.output_cap;
-    probe.result = exec::run_child(spec);
+    probe.result = pod_exec.run(spec);
     if (lost_output(*probe.result) && exec::interrupt_signal() == 0) {
-      probe.result = exec::run_child(spec);  // read-only and idempotent: once more
+      probe.result = pod_exec.run(spec);  // read-only and idempotent: once more
     }
     probe.failure = classify(session, probe.pod, *probe.result, run);
     progress.finished(i);

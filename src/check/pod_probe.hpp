@@ -3,6 +3,7 @@
 // same script under the local /bin/sh for --local.
 
 #include "check/kube_session.hpp"
+#include "check/pod_exec.hpp"
 #include "exec/child.hpp"
 #include "kube/exec_failure.hpp"
 #include "kube/pods.hpp"
@@ -19,8 +20,10 @@ struct PodProbe {
   kube::ExecFailure failure;                // kind none: the script ran and exited 0
 };
 
-std::vector<PodProbe> probe_pods(const KubeSession& session, const std::vector<kube::PodInfo>& pods,
-                                 const std::string& script, const RunOptions& run);
+// Each exec goes through `pod_exec` (either transport).
+std::vector<PodProbe> probe_pods(const KubeSession& session, PodExec& pod_exec,
+                                 const std::vector<kube::PodInfo>& pods, const std::string& script,
+                                 const RunOptions& run);
 
 exec::ChildResult probe_local(const std::string& script, const RunOptions& run);
 

@@ -97,15 +97,18 @@ rules::TransferOutcome run_transfer(const rules::TransferPlan& plan, const Trans
     out.initiator.start_error = out.listener.start_error;
     return out;
   }
+  const auto run = [&o](const exec::ChildSpec& s) {
+    return o.pod_exec ? o.pod_exec->run(s) : exec::run_child(s);
+  };
   exec::ChildResult results[2];
   exec::FanoutOptions fan;
   fan.parallel = 2;
   exec::parallel_for(2, fan, [&](std::size_t i) {
     if (i == 0) {
-      results[0] = exec::run_child(spec(plan.listener_argv, plan, o));
+      results[0] = run(spec(plan.listener_argv, plan, o));
     } else {
       std::this_thread::sleep_for(o.head_start);
-      results[1] = exec::run_child(spec(plan.initiator_argv, plan, o));
+      results[1] = run(spec(plan.initiator_argv, plan, o));
     }
   });
   out.listener = side_output(results[0], plan.listener_argv.front());

@@ -4,8 +4,9 @@
 // by a deadline (kubectl killed), remotely by the `timeout` the plan wraps around each tool, and
 // by their exec stream (rules::stdin_tied: the remote test ends when this process stops holding
 // kubectl's stdin, killed or not). Pairs run a few at a time, never two on one node at once
-// (they would share its NICs). Only exec::run_child spawns.
+// (they would share its NICs). Only exec::run_child (or the run's PodExec) runs them.
 
+#include "check/pod_exec.hpp"
 #include "rules/pair/pairing.hpp"
 #include "rules/transfer/transfer_rules.hpp"
 
@@ -22,6 +23,8 @@ struct TransferRunOptions {
   std::chrono::milliseconds kill_grace{10'000};
   // Pairs tested at the same time (on disjoint nodes).
   std::size_t parallel_pairs = 4;
+  // The run's transport; null: a kubectl exec child per side.
+  PodExec* pod_exec = nullptr;
 };
 
 // The outputs for rules::judge_transfer. A plan that is not runnable gives an outcome whose

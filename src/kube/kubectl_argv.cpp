@@ -1,5 +1,7 @@
 #include "kube/kubectl_argv.hpp"
 
+#include <algorithm>
+
 namespace icheck::kube {
 namespace {
 
@@ -77,6 +79,32 @@ std::vector<std::string> exec_argv(std::vector<std::string> base, const std::str
   base.insert(base.end(),
               {"exec", pod, "-n", namespace_, "-c", container, "--", "sh", "-c", script});
   return base;
+}
+
+std::optional<ExecArgv> parse_exec_argv(const std::vector<std::string>& argv,
+                                        const std::vector<std::string>& base) {
+  if (argv.size() < base.size() + 5 || !std::equal(base.begin(), base.end(), argv.begin()))
+    return std::nullopt;
+  auto at = argv.begin() + static_cast<std::ptrdiff_t>(base.size());
+  if (*at != "exec" || at[1].empty() || at[1].front() == '-')
+    return std::nullopt;
+  ExecArgv e;
+  e.pod = at[1];
+  for (at += 2; at != argv.end() && *at != "--"; ++at) {
+    const bool has_value = at + 1 != argv.end();
+    if (*at == "-i") {
+      e.stdin = true;
+    } else if ((*at == "-n" || *at == "-c") && has_value) {
+      (*at == "-n" ? e.namespace_ : e.container) = at[1];
+      ++at;
+    } else {
+      return std::nullopt;
+    }
+  }
+  if (at == argv.end() || at + 1 == argv.end() || e.namespace_.empty())
+    return std::nullopt;
+  e.command.assign(at + 1, argv.end());
+  return e;
 }
 
 } // namespace icheck::kube

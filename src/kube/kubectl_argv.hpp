@@ -6,6 +6,7 @@
 #include "kube/flags.hpp"
 #include "kube/kubeconfig.hpp"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,5 +33,19 @@ std::vector<std::string> get_named_pods_argv(std::vector<std::string> base,
 std::vector<std::string> exec_argv(std::vector<std::string> base, const std::string& namespace_,
                                    const std::string& pod, const std::string& container,
                                    const std::string& script);
+
+// What `base + exec POD -n NS [-c C] [-i] -- COMMAND...` asks for (the argv exec_argv and the
+// transfer plans build), so that the same exec can go another way than a kubectl child.
+struct ExecArgv {
+  std::string namespace_;
+  std::string pod;
+  std::string container;  // empty: not given
+  bool stdin = false;     // -i
+  std::vector<std::string> command;
+};
+
+// nullopt for any other shape (other flags, no "--", a different base): run it as it is.
+std::optional<ExecArgv> parse_exec_argv(const std::vector<std::string>& argv,
+                                        const std::vector<std::string>& base);
 
 } // namespace icheck::kube

@@ -198,6 +198,16 @@ class BadInput(unittest.TestCase):
     def test_missing_path(self):
         self.expect_3("/nonexistent/recipe", "/nonexistent/recipe")
 
+    def test_transport_from_the_environment_is_checked_the_flag_wins(self):
+        rc, out, err = run("node", "--local", env={"DYNAMO_ICHECK_TRANSPORT": "spdy"})
+        self.assertEqual((rc, out), (3, ""), err)
+        self.assertIn("invalid DYNAMO_ICHECK_TRANSPORT: use proxy or kubectl", err)
+        rc, out, err = run("node", "--local", "--transport", "kubectl", "-o", "json",
+                           env={"DYNAMO_ICHECK_TRANSPORT": "spdy"})
+        self.assertNotEqual(rc, 3, err)
+        rc, out, err = run("node", "--local", "--transport", "spdy")
+        self.assertEqual(rc, 3, err)
+
     def test_empty_folder(self):
         with tempfile.TemporaryDirectory() as d:
             self.expect_3(d, d)
@@ -328,7 +338,7 @@ class Cli(unittest.TestCase):
                  (["node", "-o", ""], ["table", "wide", "json", "yaml"], 4),
                  (["node", "--output=j"], ["--output=json"], 4),
                  (["node", "--color", "a"], ["auto", "always"], 4),
-                 (["nixl", "--tra"], ["--transfer", "--transfer-timeout"], 4),
+                 (["nixl", "--tra"], ["--transport", "--transfer", "--transfer-timeout"], 4),
                  (["env", ""], [], 0),             # the recipe folder: the shell completes files
                  (["env", "recipes/x", ""], [], 4),
                  (["node", "--recipe", ""], [], 0),

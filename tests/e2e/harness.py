@@ -35,6 +35,11 @@ from fakeapi import sandbox as _sandbox  # noqa: E402
 KUBECTL_VERSIONS = [k.label for k in kubectl_finder.available()]
 
 
+def transport():
+    """The plugin's exec transport for this test run (run.py --transport); "" for its default."""
+    return os.environ.get("ICHECK_E2E_TRANSPORT", "")
+
+
 def kubectl_binary(version):
     return kubectl_finder.path_for(version)
 
@@ -153,6 +158,8 @@ class FakeCluster:
     def env(self, version, extra=None):
         env = {"PATH": self.bin_dir(version) + ":/usr/bin:/bin", "HOME": self.home,
                "KUBECONFIG": self.kubeconfig, "KUBECACHEDIR": self.cache, "LANG": "C.UTF-8"}
+        if transport():
+            env["DYNAMO_ICHECK_TRANSPORT"] = transport()
         env.update(extra or {})
         return env
 

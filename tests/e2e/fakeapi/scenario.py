@@ -34,6 +34,9 @@ Pod fields:
                              exit 0, as kubectl's client does now and then (kubernetes#124571)
     "keep_on_disconnect": false -- when the client goes, the command is not killed (a real
                              runtime keeps it); only its stdin (kubectl exec -i) reaches EOF
+    "protocols": ["v5.channel.k8s.io"] -- the channel protocols the server speaks for this pod,
+                             the first the client offers is chosen (["v4.channel.k8s.io"]: a
+                             server before v5, without the stdin close signal)
   }
 Values in "name" and string fields of replicated pods may use {i} (0-based index).
 """
@@ -65,7 +68,7 @@ POD_DEFAULTS = {
 }
 EXEC_DEFAULTS = {"latency_ms": 0, "hang": False, "forbidden": False,
                  "huge_output_mib": 0, "memlock_bytes": None, "lose_output": 0,
-                 "keep_on_disconnect": False}
+                 "keep_on_disconnect": False, "protocols": ["v5.channel.k8s.io"]}
 
 
 def deep_merge(base, over):

@@ -67,6 +67,9 @@ def exit_status(rc, argv):
 class FakeAPI(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
+    # socketserver's default backlog is 5: a burst of exec connections (one proxy opens them all
+    # at once) overflowed it and was reset. An apiserver's Go listener takes somaxconn.
+    request_queue_size = 1024
 
     def __init__(self, scenario, workdir, request_log, port=0, rules=None):
         super().__init__(("127.0.0.1", port), Handler)
@@ -261,20 +264,24 @@ class Handler(BaseHTTPRequestHandler):
         err = self.exec_precheck(ns, name)
         if err:
             return self.send_json(err["code"], err)
-        protocols = [p.strip() for p in self.headers.get("Sec-WebSocket-Protocol", "").split(",")]
-        if self.headers.get("Upgrade", "").lower() != "websocket" or V5 not in protocols:
+        offered = [p.strip() for p in self.headers.get("Sec-WebSocket-Protocol", "").split(",")]
+        spoken = self.exec_pod.exec["protocols"]
+        chosen = next((p for p in offered if p in spoken), None)
+        if self.headers.get("Upgrade", "").lower() != "websocket" or not chosen:
             return self.send_json(400, status(400, "BadRequest",
-                                              "fakeapi: exec needs a WebSocket upgrade offering %s" % V5))
+                                              "fakeapi: exec needs a WebSocket upgrade offering %s"
+                                              % " or ".join(spoken)))
         self.send_response(101, "Switching Protocols")
         self.send_header("Upgrade", "websocket")
         self.send_header("Connection", "Upgrade")
         self.send_header("Sec-WebSocket-Accept", ws.accept_key(self.headers["Sec-WebSocket-Key"]))
-        self.send_header("Sec-WebSocket-Protocol", V5)
+        self.send_header("Sec-WebSocket-Protocol", chosen)
         self.end_headers()
         self.wfile.flush()
         self.close_connection = True
         stdin = self.query.get("stdin", ["false"])[0] in ("true", "1")
-        ExecStream(self, self.exec_pod, self.exec_container, self.query["command"], stdin).run()
+        ExecStream(self, self.exec_pod, self.exec_container, self.query["command"], stdin,
+                   close_signal=chosen == V5).run()
 
 
 class ExecStream:
@@ -285,8 +292,9 @@ class ExecStream:
     command is killed, unless exec.keep_on_disconnect: then, like a real runtime, it keeps
     running with its stdin at EOF."""
 
-    def __init__(self, handler, pod, container, argv, stdin=False):
+    def __init__(self, handler, pod, container, argv, stdin=False, close_signal=True):
         self.h, self.pod, self.container, self.argv = handler, pod, container, argv
+        self.close_signal = close_signal  # v5: [255, 0] closes stdin; v4 has no such frame
         self.stdin = stdin
         self.stdin_open = stdin
         self.sock = handler.connection
@@ -360,7 +368,7 @@ class ExecStream:
                 return
             if op == ws.OP_BINARY and payload[:1] == b"\x00":
                 self.write_stdin(payload[1:])
-            elif op == ws.OP_BINARY and payload[:2] == b"\xff\x00":
+            elif op == ws.OP_BINARY and payload[:2] == b"\xff\x00" and self.close_signal:
                 self.close_stdin()
             # other frames (resize, other streams' close) are read and ignored
 

@@ -68,3 +68,35 @@ TEST_CASE("exec argv: one sh -c per pod in the chosen container") {
   CHECK(exec_argv({"kubectl"}, "dyn", "w-0", "main", "uname -r") ==
         Argv{"kubectl", "exec", "w-0", "-n", "dyn", "-c", "main", "--", "sh", "-c", "uname -r"});
 }
+
+TEST_CASE(
+    "parse_exec_argv: exec_argv's and the transfer plans' shapes / anything else is not ours") {
+  const Argv base{"kubectl", "--context=fake", "--token=t"};
+  const auto probe = parse_exec_argv(exec_argv(base, "dynamo", "w-0", "main", "echo hi"), base);
+  REQUIRE(probe);
+  CHECK(probe->namespace_ == "dynamo");
+  CHECK(probe->pod == "w-0");
+  CHECK(probe->container == "main");
+  CHECK_FALSE(probe->stdin);
+  CHECK(probe->command == Argv{"sh", "-c", "echo hi"});
+  Argv tied = base;
+  tied.insert(tied.end(), {"exec", "w-1", "-n", "d", "-i", "--", "timeout", "60", "sh", "-c", "x"});
+  const auto transfer = parse_exec_argv(tied, base);
+  REQUIRE(transfer);
+  CHECK(transfer->stdin);
+  CHECK(transfer->container.empty());
+  CHECK(transfer->command == Argv{"timeout", "60", "sh", "-c", "x"});
+  auto other = tied;
+  other[3] = "debug";
+  CHECK_FALSE(parse_exec_argv(other, base));  // kubectl debug: not an exec
+  other = tied;
+  other.insert(other.begin() + 7, "--quiet");
+  CHECK_FALSE(parse_exec_argv(other, base));                               // a flag we do not know
+  CHECK_FALSE(parse_exec_argv(tied, Argv{"kubectl", "--context=other"}));  // not this run's base
+  Argv no_ns = base;
+  no_ns.insert(no_ns.end(), {"exec", "w-1", "--", "true"});
+  CHECK_FALSE(parse_exec_argv(no_ns, base));
+  Argv no_command = base;
+  no_command.insert(no_command.end(), {"exec", "w-1", "-n", "d", "--"});
+  CHECK_FALSE(parse_exec_argv(no_command, base));
+}

@@ -1,0 +1,47 @@
+#pragma once
+// What one exec over the API server's WebSocket looks like on the wire, and what the kubectl
+// proxy must let through for it (shared/reference/kubectl.md §3.2, §3.4): pure text, no I/O.
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace icheck::stream {
+
+inline constexpr std::string_view kProtocolV5 = "v5.channel.k8s.io";
+inline constexpr std::string_view kProtocolV4 = "v4.channel.k8s.io";
+
+// Channel ids of v4/v5.channel.k8s.io; kClose (v5 only) is followed by the id it half-closes.
+enum Channel : unsigned char {
+  kStdin = 0,
+  kStdout = 1,
+  kStderr = 2,
+  kStatus = 3,
+  kResize = 4,
+  kClose = 255
+};
+
+struct ExecTarget {
+  std::string namespace_;
+  std::string pod;
+  std::string container;             // empty: the API server picks the pod's only container
+  std::vector<std::string> command;  // argv run in the container
+  bool stdin = false;                // open the stdin channel (held open, never written)
+};
+
+// RFC 3986 percent-encoding of everything but the unreserved characters.
+std::string percent_encode(std::string_view text);
+
+// "/api/v1/namespaces/NS/pods/POD/exec?command=..&container=C&stdin=true&stdout=true&stderr=true",
+// the request kubectl itself sends (stdin only when asked).
+std::string exec_path(const ExecTarget& target);
+
+// A Kubernetes namespace name (an RFC 1123 DNS label): nothing in it needs quoting in a regexp.
+bool is_namespace_name(std::string_view name);
+
+// --accept-paths for `kubectl proxy`: the pods/exec path of these namespaces and nothing else.
+// nullopt when a name is not a namespace name (then no proxy is started).
+std::optional<std::string> exec_accept_paths(const std::vector<std::string>& namespaces);
+
+}  // namespace icheck::stream

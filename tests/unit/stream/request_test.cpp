@@ -1,0 +1,70 @@
+#include "stream/proxy.hpp"
+#include "stream/request.hpp"
+
+#include <doctest/doctest.h>
+#include <regex>
+
+using namespace icheck::stream;
+
+TEST_CASE("exec path: kubectl's query (command repeated, container, stdout/stderr) / stdin only "
+          "with -i") {
+  ExecTarget t{"dynamo", "worker-0", "main", {"sh", "-c", "nvidia-smi -L && echo a=b&c"}, false};
+  CHECK(
+      exec_path(t) ==
+      "/api/v1/namespaces/dynamo/pods/worker-0/exec?command=sh&command=-c&"
+      "command=nvidia-smi%20-L%20%26%26%20echo%20a%3Db%26c&container=main&stdout=true&stderr=true");
+  t.stdin = true;
+  t.container.clear();
+  t.command = {"timeout", "60", "ucx_perftest"};
+  CHECK(exec_path(t) == "/api/v1/namespaces/dynamo/pods/worker-0/exec?command=timeout&command=60&"
+                        "command=ucx_perftest&stdin=true&stdout=true&stderr=true");
+}
+
+TEST_CASE("percent encoding keeps only RFC 3986 unreserved characters") {
+  CHECK(percent_encode("aZ09-._~") == "aZ09-._~");
+  CHECK(percent_encode("/ ?#%\n\xff") == "%2F%20%3F%23%25%0A%FF");
+}
+
+TEST_CASE("namespace names: RFC 1123 labels only") {
+  CHECK(is_namespace_name("dynamo"));
+  CHECK(is_namespace_name("team-a1"));
+  CHECK_FALSE(is_namespace_name(""));
+  CHECK_FALSE(is_namespace_name("-a"));
+  CHECK_FALSE(is_namespace_name("a.b"));
+  CHECK_FALSE(is_namespace_name("A"));
+  CHECK_FALSE(is_namespace_name("a|.*"));
+  CHECK_FALSE(is_namespace_name(std::string(64, 'a')));
+}
+
+TEST_CASE("accept paths: exactly pods/exec in the targets' namespaces / nothing for a bad name") {
+  const auto re = exec_accept_paths({"dynamo", "team-b", "dynamo"});
+  REQUIRE(re);
+  CHECK(*re == "^/api/v1/namespaces/(dynamo|team-b)/pods/[^/]+/exec$");
+  CHECK(re->find(',') == std::string::npos);  // kubectl splits its flag on commas
+  const std::regex accept(*re);
+  CHECK(std::regex_search("/api/v1/namespaces/dynamo/pods/w-0/exec", accept));
+  CHECK(std::regex_search("/api/v1/namespaces/team-b/pods/w-1/exec", accept));
+  for (const char* refused :
+       {"/api/v1/namespaces/dynamo/pods", "/api/v1/namespaces/dynamo/pods/w-0",
+        "/api/v1/namespaces/dynamo/pods/w-0/attach", "/api/v1/namespaces/kube-system/pods/x/exec",
+        "/api/v1/namespaces/dynamox/pods/w-0/exec", "/api/v1/namespaces/dynamo/pods/a/b/exec",
+        "/api/v1/namespaces/dynamo/secrets", "/x/api/v1/namespaces/dynamo/pods/w-0/exec",
+        "/api/v1/namespaces/dynamo/pods/w-0/exec/more"}) {
+    CAPTURE(refused);
+    CHECK_FALSE(std::regex_search(refused, accept));
+  }
+  CHECK_FALSE(exec_accept_paths({}));
+  CHECK_FALSE(exec_accept_paths({"dynamo", "a|.*"}));
+}
+
+TEST_CASE("proxy argv: Unix socket, our accept paths, attach rejected, GET only, localhost only") {
+  const auto args =
+      proxy_args("/tmp/icheck-proxy-x/sock", "^/api/v1/namespaces/(d)/pods/[^/]+/exec$");
+  CHECK(args == std::vector<std::string>{"proxy", "--unix-socket=/tmp/icheck-proxy-x/sock",
+                                         "--accept-paths=^/api/v1/namespaces/(d)/pods/[^/]+/exec$",
+                                         "--reject-paths=^/api/.*/pods/.*/attach",
+                                         "--reject-methods=^(POST|PUT|PATCH|DELETE|CONNECT)$",
+                                         "--accept-hosts=^localhost$"});
+  for (const auto& a : args)
+    CHECK(a.find("--port") == std::string::npos);  // nothing listens on TCP
+}
