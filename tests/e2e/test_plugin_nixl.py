@@ -179,6 +179,19 @@ class TestNixlLayouts(NixlMixin, unittest.TestCase):
                          "libplugin_UCX.so missing in /opt/dynamo/nixl/plugins: NIXL cannot create the UCX backend")
 
 
+    def test_plugin_whose_libraries_do_not_resolve(self):
+        # Both images have libplugin_UCX.so; ldd finds the decode one's libucp.so.0 missing.
+        doc, _, _ = self.check("nixl-plugin-libs", {"prefill": NO_TOOL, "decode": dict(NO_TOOL, **{"UCX plugin": FAIL})},
+                               "blocked", layer="nixl")
+        d = details(doc)
+        self.assertEqual(d[("nixl-plugin-libs-0-prefill", "UCX plugin")],
+                         "libplugin_UCX.so in /opt/dynamo/nixl/plugins, its libraries resolve (ldd)")
+        self.assertEqual(d[("nixl-plugin-libs-0-decode", "UCX plugin")],
+                         "libplugin_UCX.so in /opt/dynamo/nixl/plugins cannot load: libucp.so.0 not found (ldd, in "
+                         "the container's environment): NIXL reports \"unsupported backend UCX\" (ai-dynamo/nixl #1561)")
+        self.assertNotIn(("nixl-plugin-libs-0-decode", "UCX libraries"), d)
+
+
 class TestNixlPlans(NixlMixin, unittest.TestCase):
     def test_nixlbench_asio_commands(self):
         doc, _, _ = self.check("nixl-bench-asio", {"prefill": VLLM_OK, "decode": VLLM_OK}, "surface-ok")

@@ -64,6 +64,26 @@ struct EngineConfigFile {
   std::optional<std::string> text;  // nullopt: the file could not be read
 };
 
+// Whether each plugin of the directory NIXL loads from can load (the nixl_libs section): the
+// dynamic loader's list of its shared libraries, as the container's environment resolves them.
+struct PluginLoad {
+  std::vector<std::string> missing;  // "libucp.so.0": the loader's "not found" lines
+  std::vector<std::string>
+      uses;  // "libucp.so.0 => /opt/.../libucp.so.0": the UCX/libfabric it found
+};
+struct PluginLibs {
+  bool section = false;                       // the fragment ran (absent from older or cut output)
+  std::string tool;                           // "ldd" | "ld.so"; "" when the image has neither
+  std::string dir;                            // the directory listed
+  std::map<std::string, PluginLoad> plugins;  // backend ("UCX") -> its listing
+};
+
+// "libplugin_UCX.so" -> "UCX"
+std::string plugin_backend(std::string_view file);
+
+// The nixl_libs section's body; present: the section ran and the image had a loader.
+PluginLibs parse_nixl_libs(std::string_view body, bool present);
+
 struct NixlFacts {
   bool probed = false;                 // the fragment's sections were seen at all
   std::string plugin_dir_env;          // NIXL_PLUGIN_DIR as set in the container ("" unset)
@@ -79,6 +99,7 @@ struct NixlFacts {
   std::vector<std::string> efa_devices;
   std::optional<UcxInProcess> ucx_in_process;  // nullopt: no process maps UCX, or no grep
   std::optional<EngineConfigFile> engine_config;  // nullopt: no process has --extra-engine-args
+  PluginLibs plugin_libs;
 
   bool nixl_found() const { return !plugin_dirs.empty() || python_import.ok; }
   // The directory NIXL loads plugins from: NIXL_PLUGIN_DIR first, else the first one found.

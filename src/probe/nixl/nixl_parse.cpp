@@ -26,14 +26,6 @@ void read_env(const Section& s, NixlFacts& f) {
   }
 }
 
-// "libplugin_UCX.so" -> "UCX"
-std::string backend_name(std::string_view file) {
-  constexpr std::string_view prefix = "libplugin_";
-  if (file.starts_with(prefix)) file.remove_prefix(prefix.size());
-  if (file.ends_with(".so")) file.remove_suffix(3);
-  return std::string(file);
-}
-
 bool same_dir(const NixlPluginDir& a, const NixlPluginDir& b) {
   auto key = [](const NixlPluginDir& d) { return d.real_path.empty() ? d.path : d.real_path; };
   return key(a) == key(b);
@@ -62,7 +54,7 @@ void read_dirs(const Section& s, NixlFacts& f) {
     } else if (cur && line.starts_with("real ")) {
       cur->real_path = std::string(line.substr(5));
     } else if (cur && line.starts_with("libplugin_")) {
-      add_unique(cur->plugins, backend_name(line));
+      add_unique(cur->plugins, plugin_backend(line));
     }
   }
   if (cur) keep_dir(f, std::move(*cur));
@@ -238,6 +230,15 @@ void read_engine_config(const Section& s, NixlFacts& f) {
 
 }  // namespace
 
+std::string plugin_backend(std::string_view file) {
+  constexpr std::string_view prefix = "libplugin_";
+  if (file.starts_with(prefix))
+    file.remove_prefix(prefix.size());
+  if (file.ends_with(".so"))
+    file.remove_suffix(3);
+  return std::string(file);
+}
+
 bool NixlPluginDir::has(std::string_view backend) const {
   return std::find(plugins.begin(), plugins.end(), backend) != plugins.end();
 }
@@ -266,11 +267,17 @@ NixlFacts parse_nixl_probe(const ProbeOutput& out) {
   NixlFacts f;
   using Reader = void (*)(const Section&, NixlFacts&);
   const std::pair<std::string_view, Reader> readers[] = {
-      {"nixl_env", read_env},           {"nixl_dirs", read_dirs},
-      {"nixl_python", read_python},     {"nixl_versions", read_versions},
-      {"nixl_tools", read_tools},       {"nixl_bench_help", read_bench_help},
-      {"nixl_efa", read_efa},           {"nixl_ucx_maps", read_ucx_maps},
+      {"nixl_env", read_env},
+      {"nixl_dirs", read_dirs},
+      {"nixl_python", read_python},
+      {"nixl_versions", read_versions},
+      {"nixl_tools", read_tools},
+      {"nixl_bench_help", read_bench_help},
+      {"nixl_efa", read_efa},
+      {"nixl_ucx_maps", read_ucx_maps},
       {"nixl_engine_config", read_engine_config},
+      {"nixl_libs",
+       [](const Section& s, NixlFacts& f) { f.plugin_libs = parse_nixl_libs(s.body, !s.absent); }},
   };
   for (const auto& [name, read] : readers) {
     if (const auto* s = out.find(name)) {

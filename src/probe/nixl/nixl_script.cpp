@@ -1,6 +1,7 @@
 #include "probe/nixl/nixl_script.hpp"
 
 #include "dynamo/transport_vars.hpp"
+#include "probe/nixl/nixl_libs_script.hpp"
 #include "probe/script_template.hpp"
 
 namespace icheck::probe {
@@ -106,8 +107,10 @@ for nx_s in /usr/local/lib/python3*/dist-packages /usr/local/lib/python3*/site-p
 done
 
 # nx_dir SOURCE PATH: one plugin directory and its backend plugins.
+nx_first_dir=
 nx_dir() {
   [ -d "$2" ] || return 0
+  [ -n "$nx_first_dir" ] || nx_first_dir=$2  # the one NIXL loads from (NixlFacts::active_plugin_dir)
   printf '@ %s %s\n' "$1" "$2"
   nx_real=$(cd -P "$2" 2>/dev/null && pwd -P) && printf 'real %s\n' "$nx_real"
   for nx_p in "$2"/libplugin_*.so; do
@@ -270,9 +273,10 @@ nx_end nixl_engine_config "$nx_rc"
 
 // The env filter comes from dynamo/transport_vars.hpp, the one list of transport variables.
 std::string_view nixl_probe_script() {
-  static const std::string script = fill_every(
-      fill_env_patterns(kNixlTemplate, "@@BACKEND_ENV@@", dynamo::backend_env_patterns()),
-      "@@PLUGIN_DIR_VAR@@", dynamo::kNixlPluginDirVar);
+  static const std::string script = fill_every(fill_env_patterns(kNixlTemplate, "@@BACKEND_ENV@@",
+                                                                 dynamo::backend_env_patterns()),
+                                               "@@PLUGIN_DIR_VAR@@", dynamo::kNixlPluginDirVar) +
+                                    std::string(nixl_libs_fragment());
   return script;
 }
 

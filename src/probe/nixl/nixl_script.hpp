@@ -15,6 +15,8 @@
 //   nixl_efa       EFA device names under /sys/class/infiniband (efa_*, rdmap*)
 //   nixl_ucx_maps  "pid PID COMM" of the process mapping the most libucs/libucp, then
 //                  its libucs*/libucp* map lines (read from /proc/PID/maps only)
+//   nixl_engine_config  TRT-LLM's --extra-engine-args file of a running process
+//   nixl_libs      whether the plugins of the first directory load (nixl_libs_script.hpp)
 
 #include <string>
 #include <string_view>

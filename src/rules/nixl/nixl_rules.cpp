@@ -4,6 +4,8 @@
 #include "dynamo/transport_vars.hpp"
 #include "util/join.hpp"
 
+#include <optional>
+
 namespace icheck::rules {
 namespace {
 
@@ -27,6 +29,32 @@ Finding nixl_finding(std::string name, Status status, std::string detail, std::s
 }
 
 std::string where(const probe::NixlPluginDir& d) { return d.path + " (" + d.source + ")"; }
+
+// The loader's listing of a plugin of that directory; nullptr when it was not listed.
+const probe::PluginLoad* plugin_load(const NixlFacts& f, const probe::NixlPluginDir& dir,
+                                     const std::string& backend) {
+  const auto& libs = f.plugin_libs;
+  if (libs.tool.empty() || libs.dir != dir.path)
+    return nullptr;
+  auto it = libs.plugins.find(backend);
+  return it == libs.plugins.end() ? nullptr : &it->second;
+}
+
+// A plugin that is there but whose libraries could not be listed: said, not judged.
+std::optional<Finding> plugin_libs_unchecked(const NixlFacts& f, const std::string& backend) {
+  const auto* dir = f.active_plugin_dir();
+  if (!f.plugin_libs.section || dir == nullptr || !dir->has(backend) ||
+      plugin_load(f, *dir, backend))
+    return std::nullopt;
+  const std::string file = "libplugin_" + backend + ".so";
+  return nixl_finding(backend + " libraries", Status::skipped,
+                      f.plugin_libs.tool.empty()
+                          ? "neither ldd nor the dynamic loader in the image: whether " + file +
+                                " loads is not checked"
+                          : file + " was not listed by " + f.plugin_libs.tool +
+                                " (timed out, or past 32 plugins)",
+                      "ldd " + dir->path + "/" + file + "  # in the container", false);
+}
 
 Finding install(const NixlFacts& f) {
   if (f.plugin_dir_env_missing)
@@ -60,8 +88,24 @@ Finding backend_plugin(const NixlFacts& f, const std::string& backend, const KvB
                             : " (backend set by " + chosen.source + ")";
   const auto* dir = f.active_plugin_dir();
   if (!dir) return nixl_finding(name, Status::skipped, "no NIXL plugin directory to look in");
-  if (dir->has(backend))
-    return nixl_finding(name, Status::ok, "libplugin_" + backend + ".so in " + dir->path + why);
+  if (dir->has(backend)) {
+    const auto* load = plugin_load(f, *dir, backend);
+    if (load != nullptr && !load->missing.empty())
+      return nixl_finding(
+          name, Status::fail,
+          "libplugin_" + backend + ".so in " + dir->path + " cannot load: " + join(load->missing) +
+              " not found (" + f.plugin_libs.tool +
+              ", in the container's environment): NIXL reports \"unsupported backend " + backend +
+              "\" (ai-dynamo/nixl #1561)" + why,
+          "put the directory holding " + join(load->missing) +
+              " on the loader's path (LD_LIBRARY_PATH) or use an image whose NIXL bundles it; "
+              "check with: ldd " +
+              dir->path + "/libplugin_" + backend + ".so");
+    return nixl_finding(
+        name, Status::ok,
+        "libplugin_" + backend + ".so in " + dir->path +
+            (load != nullptr ? ", its libraries resolve (" + f.plugin_libs.tool + ")" : "") + why);
+  }
   return nixl_finding(name, Status::fail,
                       "libplugin_" + backend + ".so missing in " + dir->path +
                           ": NIXL cannot create the " + backend + " backend" + why,
@@ -177,8 +221,11 @@ std::vector<Finding> judge_nixl(const NixlFacts& f, const NixlContext& ctx) {
                          "the NIXL probe did not run (script cut short)")};
   std::vector<Finding> out{kv_transfer(ctx.backends), install(f)};
   if (f.nixl_found())
-    for (const auto& backend : ctx.backends.plugins_needed())
+    for (const auto& backend : ctx.backends.plugins_needed()) {
       out.push_back(backend_plugin(f, backend, ctx.backends));
+      if (auto unchecked = plugin_libs_unchecked(f, backend))
+        out.push_back(*unchecked);
+    }
   if (f.python_import.attempted) out.push_back(python_import(f));
   out.push_back(versions(f));
   if (!f.efa_devices.empty()) out.push_back(efa(f, ctx.backends));

@@ -211,8 +211,9 @@ TEST_CASE("nixl probe fragment, alone and after the node script, gives every sec
       CAPTURE(shell);
       CAPTURE(script == &alone);
       auto out = split_sections(icheck::test::run_shell(shell, *script));
-      for (auto name : {"nixl_env", "nixl_dirs", "nixl_python", "nixl_versions", "nixl_tools",
-                        "nixl_bench_help", "nixl_efa", "nixl_ucx_maps", "nixl_engine_config"}) {
+      for (auto name :
+           {"nixl_env", "nixl_dirs", "nixl_python", "nixl_versions", "nixl_tools",
+            "nixl_bench_help", "nixl_efa", "nixl_ucx_maps", "nixl_engine_config", "nixl_libs"}) {
         CAPTURE(name);
         const auto* s = out.find(name);
         REQUIRE(s != nullptr);
