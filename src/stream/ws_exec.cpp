@@ -97,6 +97,10 @@ private:
       m_out.result.err += end.stderr_note;
       return finish();
     }
+    if (ec == websocket::error::message_too_big) {  // one frame past the cap: cut there too
+      m_out.result.truncated = true;
+      return stop();
+    }
     if (ec)
       return broken("websocket: close 1006 (abnormal closure): " + ec.message());
     const auto data = m_buffer.cdata();
