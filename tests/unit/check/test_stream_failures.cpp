@@ -11,7 +11,8 @@ using icheck::kube::ExecFailureKind;
 
 namespace {
 
-const icheck::kube::ExecTarget k_target{"w-0", "dynamo", "main", "kubectl", std::chrono::seconds(30)};
+const icheck::kube::ExecTarget k_target{"w-0", "dynamo", "main", "kubectl",
+                                        std::chrono::seconds(30)};
 
 ExecFailureKind kind_of(int exit_code, const std::string& err, bool stdout_empty = true) {
   icheck::kube::ExecOutcome o;
@@ -35,24 +36,45 @@ ExecFailureKind status_kind(const std::string& status, const std::string& out_er
 }  // namespace
 
 TEST_CASE("proxy transport: refused upgrades classify as kubectl's errors do") {
-  CHECK(declined_kind(403, R"j({"kind":"Status","status":"Failure","message":"pods \"w-0\" is forbidden: User \"u\" cannot create resource \"pods/exec\" in API group \"\" in the namespace \"dynamo\"","reason":"Forbidden","code":403})j") ==
-        ExecFailureKind::forbidden);
-  CHECK(declined_kind(404, R"j({"kind":"Status","status":"Failure","message":"pods \"w-0\" not found","reason":"NotFound","code":404})j") ==
-        ExecFailureKind::pod_gone);
-  CHECK(declined_kind(400, R"j({"kind":"Status","status":"Failure","message":"container side is not valid for pod w-0","reason":"BadRequest","code":400})j") ==
-        ExecFailureKind::container_not_found);
-  CHECK(declined_kind(500, R"j({"kind":"Status","status":"Failure","message":"container not found (\"main\")","reason":"InternalError","code":500})j") ==
-        ExecFailureKind::container_not_found);
-  CHECK(declined_kind(401, R"j({"kind":"Status","status":"Failure","message":"Unauthorized","reason":"Unauthorized","code":401})j") ==
-        ExecFailureKind::unauthorized);
+  CHECK(
+      declined_kind(
+          403,
+          R"j({"kind":"Status","status":"Failure","message":"pods \"w-0\" is forbidden: User \"u\" cannot create resource \"pods/exec\" in API group \"\" in the namespace \"dynamo\"","reason":"Forbidden","code":403})j") ==
+      ExecFailureKind::forbidden);
+  CHECK(
+      declined_kind(
+          404,
+          R"j({"kind":"Status","status":"Failure","message":"pods \"w-0\" not found","reason":"NotFound","code":404})j") ==
+      ExecFailureKind::pod_gone);
+  CHECK(
+      declined_kind(
+          400,
+          R"j({"kind":"Status","status":"Failure","message":"container side is not valid for pod w-0","reason":"BadRequest","code":400})j") ==
+      ExecFailureKind::container_not_found);
+  CHECK(
+      declined_kind(
+          500,
+          R"j({"kind":"Status","status":"Failure","message":"container not found (\"main\")","reason":"InternalError","code":500})j") ==
+      ExecFailureKind::container_not_found);
+  CHECK(
+      declined_kind(
+          401,
+          R"j({"kind":"Status","status":"Failure","message":"Unauthorized","reason":"Unauthorized","code":401})j") ==
+      ExecFailureKind::unauthorized);
 }
 
 TEST_CASE("proxy transport: the status channel classifies as kubectl's stderr does") {
   CHECK(status_kind(R"j({"status":"Success"})j") == ExecFailureKind::none);
-  CHECK(status_kind(R"j({"status":"Failure","reason":"NonZeroExitCode","details":{"causes":[{"reason":"ExitCode","message":"3"}]}})j",
-                    "sh: probe broke\n") == ExecFailureKind::command_failed);
-  CHECK(status_kind(R"j({"kind":"Status","status":"Failure","message":"Internal error occurred: error executing command in container: failed to exec in container: failed to start exec \"c0\": OCI runtime exec failed: exec failed: unable to start container process: exec: \"sh\": executable file not found in $PATH: unknown","reason":"InternalError","code":500})j") ==
-        ExecFailureKind::no_shell);
-  CHECK(status_kind(R"j({"status":"Failure","reason":"NonZeroExitCode","details":{"causes":[{"reason":"ExitCode","message":"127"}]}})j") ==
-        ExecFailureKind::no_shell);  // `sh -c` that never started: nothing on stdout
+  CHECK(
+      status_kind(
+          R"j({"status":"Failure","reason":"NonZeroExitCode","details":{"causes":[{"reason":"ExitCode","message":"3"}]}})j",
+          "sh: probe broke\n") == ExecFailureKind::command_failed);
+  CHECK(
+      status_kind(
+          R"j({"kind":"Status","status":"Failure","message":"Internal error occurred: error executing command in container: failed to exec in container: failed to start exec \"c0\": OCI runtime exec failed: exec failed: unable to start container process: exec: \"sh\": executable file not found in $PATH: unknown","reason":"InternalError","code":500})j") ==
+      ExecFailureKind::no_shell);
+  CHECK(
+      status_kind(
+          R"j({"status":"Failure","reason":"NonZeroExitCode","details":{"causes":[{"reason":"ExitCode","message":"127"}]}})j") ==
+      ExecFailureKind::no_shell);  // `sh -c` that never started: nothing on stdout
 }
