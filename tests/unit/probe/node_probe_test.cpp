@@ -1,6 +1,9 @@
 #include <doctest/doctest.h>
 
+#include <cstdlib>
 #include <string>
+#include <unistd.h>
+#include <utility>
 
 #include "fixture.hpp"
 #include "probe/node_probe.hpp"
@@ -106,6 +109,21 @@ TEST_CASE("parse_node_probe: output cut mid-way") {
   CHECK(f.sysfs_devices[0].ports.at(0).state == PortState::unknown);  // "4: ACT" is not a state
 }
 
+namespace {
+bool on_path(const std::string& command) {
+  const char* path = std::getenv("PATH");
+  std::string dirs = path ? path : "";
+  for (std::size_t start = 0; start <= dirs.size();) {
+    auto end = dirs.find(':', start);
+    if (end == std::string::npos) end = dirs.size();
+    auto dir = dirs.substr(start, end - start);
+    if (!dir.empty() && ::access((dir + "/" + command).c_str(), X_OK) == 0) return true;
+    start = end + 1;
+  }
+  return false;
+}
+}  // namespace
+
 TEST_CASE("probe script on this machine (no RDMA, no GPU) under dash, busybox sh and /bin/sh") {
   for (std::string shell : {"/bin/sh", "dash", "busybox sh"}) {
     CAPTURE(shell);
@@ -132,10 +150,18 @@ TEST_CASE("probe script on this machine (no RDMA, no GPU) under dash, busybox sh
       REQUIRE(f.tool(name) != nullptr);
       CHECK_FALSE(f.tool(name)->truncated);
     }
-    // This machine has no RDMA stack and no GPU tools: recorded as not found, not as failures.
-    for (auto name : {"ibstat", "ibv_devinfo", "nvidia_smi_list", "ucx_info_d", "ibv_caps"})
-      CHECK_FALSE(f.tool(name)->found);
-    CHECK(f.nvidia_smi_error.kind == NvidiaSmiErrorKind::not_found);
+    // A tool is found exactly when it is on this machine's PATH (CI installs Debian's
+    // ibverbs-utils and ucx-utils for the e2e bed; nothing here has an RDMA device or a GPU).
+    const std::pair<const char*, const char*> tools[] = {{"ibstat", "ibstat"},
+                                                         {"ibv_devinfo", "ibv_devinfo"},
+                                                         {"ibv_caps", "ibv_devinfo"},
+                                                         {"nvidia_smi_list", "nvidia-smi"},
+                                                         {"ucx_info_d", "ucx_info"}};
+    for (auto [section, command] : tools) {
+      CAPTURE(section);
+      CHECK(f.tool(section)->found == on_path(command));
+    }
+    if (!on_path("nvidia-smi")) CHECK(f.nvidia_smi_error.kind == NvidiaSmiErrorKind::not_found);
     CHECK(f.memlock.soft.has_value());
     CHECK(f.cap_eff.has_value());
     CHECK(f.memlock.ulimit_l.has_value());
