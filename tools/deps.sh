@@ -6,6 +6,7 @@ set -eu
 packages="cmake ninja-build g++ ccache python3 python3-yaml busybox-static file clang-format
   libboost1.81-dev libboost-json1.81-dev libboost-filesystem1.81-dev
   libyaml-cpp-dev libcli11-dev doctest-dev
+  ucx-utils ibverbs-utils
   clang libclang-rt-14-dev"
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"

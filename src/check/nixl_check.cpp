@@ -20,6 +20,12 @@ rules::NodeContext node_context(const PodRun& run) {
   return context;
 }
 
+// ucx_info -v printed its configure line and it has no --with-cuda.
+bool ucx_without_cuda(const probe::NodeFacts& facts) {
+  const auto& v = facts.ucx_version;
+  return v && !v->configured_with.empty() && !v->with_cuda;
+}
+
 std::vector<rules::PairCandidate> candidates(const PodRun& run) {
   std::vector<rules::PairCandidate> list;
   for (const auto& p : run.probed) {
@@ -27,7 +33,8 @@ std::vector<rules::PairCandidate> candidates(const PodRun& run) {
       const auto& pod = p.probe.pod;
       list.push_back({pod.name, pod.namespace_, pod.node, pod.pod_ip, pod.role, pod.container,
                       p.nixl, p.backends.names, p.backends.library, pod.multinode,
-                      pod.multinode_group, rules::kv_gpu_index(p.node, node_context(run))});
+                      pod.multinode_group, rules::kv_gpu_index(p.node, node_context(run)),
+                      ucx_without_cuda(p.node)});
     }
   }
   return list;

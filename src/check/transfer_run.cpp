@@ -85,6 +85,7 @@ rules::TransferOutcome not_run(const rules::TransferPlan& plan) {
   out.decode_node = plan.decode_node;
   out.cross_node = plan.cross_node;
   out.timeout_s = plan.timeout_s;
+  out.host_memory = plan.host_memory;
   return out;
 }
 

@@ -59,6 +59,9 @@ UcxVersion parse_ucx_version(std::string_view out) {
     auto line = unhashed(raw);
     auto kv = text::key_value(line);
     if (line.starts_with("Library version:")) v.version = kv->second;
+    // UCX before 1.14 (Debian 12's 1.13.1): "# Version 1.13.1"
+    else if (line.starts_with("Version ") && v.version.empty())
+      v.version = text::trim(line.substr(8));
     else if (line.starts_with("Git branch")) {
       auto at = line.find("revision ");
       if (at != std::string_view::npos) v.revision = text::trim(line.substr(at + 9));

@@ -31,6 +31,8 @@ struct PairCandidate {
   // The GPU (nvidia-smi index) closest to a NIC that carries KV: where the NIXL Python test
   // allocates; nullopt when no affinity is known (GPU 0 is used, and said).
   std::optional<int> kv_gpu;
+  // ucx_info -v says this UCX was built without CUDA: ucx_perftest cannot use GPU memory.
+  bool ucx_without_cuda = false;
 };
 
 // 1 for the worker pod of a multinode worker, else 0: the fewer in a pair, the better on a tie.
@@ -76,6 +78,7 @@ struct TransferPlan {
   // set when the pods share no backend, the tool does not test it, or KV does not go through NIXL
   std::string backend_note;
   bool runnable = false; // a common tool exists and nothing is left to fill in
+  bool host_memory = false;  // the tool moves host memory only: GPUDirect is not tested
   // The listening side (decode) starts first; each argv is a full kubectl exec.
   std::vector<std::string> listener_argv;
   std::vector<std::string> initiator_argv;

@@ -120,6 +120,9 @@ std::string tool_note(TestTool t, const PairCandidate& prefill, const PairCandid
                                       "ETCD_HOST and start both within 60 s"
                                     : "nixlbench with etcd: start both within 60 s";
   case TestTool::ucx_perftest:
+    if (prefill.ucx_without_cuda || decode.ucx_without_cuda)
+      return "ucx_perftest: server on decode, client on prefill, host memory: the pods' UCX was "
+             "built without CUDA, so GPUDirect is not tested";
     return "ucx_perftest: server on decode, client on prefill, CUDA memory";
   case TestTool::nixl_test:
     return "nixl_test: host memory only, does not test GPUDirect";

@@ -371,7 +371,13 @@ Finding judge_transfer(const TransferOutcome& o, const PairRates& rates) {
                             " passed with host memory only: GPUDirect and bandwidth not tested");
     return judge_incomplete(o);
   }
-  return judge_bandwidth(o, *measured, rates);
+  auto f = judge_bandwidth(o, *measured, rates);
+  if (o.host_memory) {
+    f.detail += "; host memory only (this UCX has no CUDA): GPUDirect not tested";
+    if (f.status == Status::ok)
+      f.status = Status::warn;
+  }
+  return f;
 }
 
 } // namespace icheck::rules

@@ -27,6 +27,7 @@ struct TransferOutcome {
   std::string prefill_node, decode_node;
   bool cross_node = true;
   int timeout_s = 60;
+  bool host_memory = false;  // TransferPlan::host_memory: never ok
   SideOutput listener;  // decode
   SideOutput initiator; // prefill
 };

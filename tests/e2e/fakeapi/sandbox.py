@@ -12,6 +12,7 @@ cleared, pod-like environment, optionally under a lower RLIMIT_MEMLOCK (prlimit)
 All processes of one exec share one process group (killpg on client close) and one pid
 namespace (its init dying takes the rest with it).
 """
+import glob
 import os
 import shutil
 import signal
@@ -61,7 +62,8 @@ def _copy_layer(src, dst):
         rel = os.path.relpath(dirpath, src)
         target = os.path.normpath(os.path.join(dst, rel))
         os.makedirs(target, exist_ok=True)
-        for fn in filenames:
+        # os.walk lists a link to a directory with the directories (and does not follow it)
+        for fn in [d for d in dirnames if os.path.islink(os.path.join(dirpath, d))] + filenames:
             s, d = os.path.join(dirpath, fn), os.path.join(target, fn)
             if os.path.lexists(d):
                 os.unlink(d)
@@ -77,7 +79,8 @@ def root_key(pod):
     import json
     s = pod.spec
     key = json.dumps([s.get("root"), s.get("files"), s.get("fixtures"), s.get("remove"), s.get("fifos"),
-                      s.get("busybox", True), s.get("python", False), pod.exec.get("memlock_bytes")],
+                      s.get("busybox", True), s.get("python", False), s.get("host_tools"),
+                      pod.exec.get("memlock_bytes")],
                      sort_keys=True)
     return hashlib.sha1(key.encode()).hexdigest()[:12]
 
@@ -130,6 +133,8 @@ class Sandbox:
                         os.symlink("busybox", p)
             if spec.get("python", False):
                 install_python(root)
+            if spec.get("host_tools"):
+                install_host_tools(root, spec["host_tools"])
             for layer in spec.get("root", []):
                 src = os.path.join(scn.ROOTS_DIR, layer)
                 if not os.path.isdir(src):
@@ -265,13 +270,11 @@ def python_files():
     return _python_files
 
 
-def install_python(root):
-    """This machine's Python as the pod's python3: hard links where the root shares the file
-    system (a root costs no copy), else copies."""
-    if not os.access(PYTHON, os.X_OK):
-        raise SandboxError("missing %s for a pod with \"python\": true" % PYTHON)
-    for src in python_files():
-        dst = os.path.join(root, src.lstrip("/"))
+def _link_into(root, files):
+    """Each (host path, path in the root): hard links where the root shares the file system (a
+    root costs no copy), else copies."""
+    for src, rel in files:
+        dst = os.path.join(root, rel.lstrip("/"))
         os.makedirs(os.path.dirname(dst), exist_ok=True)
         if os.path.lexists(dst):
             continue
@@ -279,7 +282,63 @@ def install_python(root):
             os.link(os.path.realpath(src), dst)
         except OSError:
             shutil.copy2(src, dst)
+
+
+def install_python(root):
+    """This machine's Python as the pod's python3."""
+    if not os.access(PYTHON, os.X_OK):
+        raise SandboxError("missing %s for a pod with \"python\": true" % PYTHON)
+    _link_into(root, [(f, f) for f in python_files()])
     os.symlink("python3.11", os.path.join(root, "usr", "bin", "python3"))
+
+
+UCX_MODULES = "/usr/lib/x86_64-linux-gnu/ucx"
+VERBS_PROVIDERS = "/usr/lib/x86_64-linux-gnu/libibverbs"
+VERBS_DRIVERS = "/etc/libibverbs.d"
+
+
+def host_tool_files(tools):
+    """(host path, root path) for real tools of this machine (Debian's ucx-utils, ibverbs-utils:
+    tools/deps.sh installs them), their libraries, UCX's transport modules (found beside libucs)
+    and the verbs providers with their driver files."""
+    found = [shutil.which(t, path="/usr/bin:/usr/sbin") for t in tools]
+    if None in found:
+        raise SandboxError("missing %s on this machine (tools/deps.sh installs ucx-utils and ibverbs-utils)"
+                           % tools[found.index(None)])
+    modules = sorted(glob.glob(os.path.join(UCX_MODULES, "*.so*")))
+    providers = sorted(glob.glob(os.path.join(VERBS_PROVIDERS, "*.so")))
+    libs = sorted(_shared_libraries(found + modules + providers))
+    libucs = [l for l in libs if os.path.basename(l).startswith("libucs.so")]
+    module_dir = os.path.join(os.path.dirname(libucs[0]), "ucx") if libucs else UCX_MODULES
+    files = [(f, f) for f in found + libs + providers + glob.glob(os.path.join(VERBS_DRIVERS, "*"))]
+    return files + [(m, os.path.join(module_dir, os.path.basename(m))) for m in modules]
+
+
+def install_host_tools(root, tools):
+    _link_into(root, host_tool_files(tools))
+    if any(t.startswith("ucx_") for t in tools):
+        install_host_netdevs(root)
+
+
+def install_host_netdevs(root):
+    """UCX's tcp transport lists /sys/class/net and uses what it finds through the (shared) host
+    network namespace; between two pods it needs an interface other than lo (UCX reaches lo only
+    within one machine, and each pod is a machine of its own: hostname, boot id). So the root
+    gets this machine's interface names (a link to a directory with their `type`, as sysfs has
+    it) and /proc/net/route."""
+    for name in os.listdir("/sys/class/net"):
+        dev = os.path.join(root, "sys", "devices", "virtual", "net", name)
+        os.makedirs(dev, exist_ok=True)
+        try:
+            shutil.copyfile(os.path.join("/sys/class/net", name, "type"), os.path.join(dev, "type"))
+        except OSError:
+            pass
+        link = os.path.join(root, "sys", "class", "net", name)
+        os.makedirs(os.path.dirname(link), exist_ok=True)
+        if not os.path.lexists(link):
+            os.symlink("../../devices/virtual/net/" + name, link)
+    os.makedirs(os.path.join(root, "proc", "net"), exist_ok=True)
+    shutil.copyfile("/proc/net/route", os.path.join(root, "proc", "net", "route"))
 
 
 def kill(proc):

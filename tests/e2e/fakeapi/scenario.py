@@ -24,6 +24,8 @@ Pod fields:
   busybox: true          -- install /bin/busybox and its applets (false: no shell)
   python: false          -- this machine's Python 3.11 (stdlib, no site packages) as
                             /usr/bin/python3, hard-linked with the libraries it loads
+  host_tools: []         -- real tools of this machine put into the root with what they load
+                            (["ucx_info", "ucx_perftest", "ibv_devinfo"]: Debian's UCX and verbs)
   exec: {
     "latency_ms": 0,      -- delay before the command starts
     "hang": false,        -- the command is replaced by an endless sleep
@@ -64,6 +66,7 @@ POD_DEFAULTS = {
     "remove": [],
     "busybox": True,
     "python": False,
+    "host_tools": [],
     "exec": {},
 }
 EXEC_DEFAULTS = {"latency_ms": 0, "hang": False, "forbidden": False,

@@ -60,6 +60,11 @@ const Expect kExpect[] = {
     {"ucx_perftest/ucx-1.17-ucp-get-rocm-roce400g-latency-header.txt", K::none, "", true, 0, {}, 7, false, 26975.44},
     {"ucx_perftest/ucx-1.17-ucp-put-bw-cuda-roce100g-client-proto-info.txt", K::none, "", true, 0, {}, 11, false, 14304.41},
     {"ucx_perftest/ucx-1.17-ucp-put-bw-host-roce-jitter.txt", K::none, "", true, 0, {}, 14, false, 3664.80},
+    // Debian 12's UCX 1.13.1 (ucx-utils), run on a machine without RDMA or CUDA
+    {"ucx_perftest/debian-1.13-client-tag-bw-host-loopback.txt", K::none, "", true, 0, {}, 1, true, 2609.53},
+    {"ucx_perftest/debian-1.13-server-tag-bw-host-loopback.txt", K::none, "", true, 0, {}, 0, false, {}},
+    {"ucx_perftest/debian-1.13-fail-client-ucx-tls-rc-no-usable-transports.txt", K::ucx_error, "[1796202082.505309] [vm:5225 :0]     ucp_context.c:1276 UCX  ERROR no usable transports/devices", true, 0, {}, 0, false, {}},
+    {"ucx_perftest/debian-1.13-fail-m-cuda-unsupported-memory-type-partial.txt", K::unsupported_memory, "[1796202090.065604] [vm:7325 :0] perftest_params.c:165  UCX  ERROR unsupported memory type", false, 0, {}, 0, false, {}},
     // NIXL examples and nixl_test: failures only
     {"nixl_test/blocking-send-recv-initiator-load-remote-md-invalid-param-h100-nixl103.txt", K::nixl_error, "nixl._bindings.nixlInvalidParamError: NIXL_ERR_INVALID_PARAM", false, 0, {}, 0, false, {}},
     {"nixl_test/blocking-send-recv-target-segfault-a100-partial-nixl420.txt", K::crash, "[ip-172-31-42-140:4137073:0:4137149] Caught signal 11", false, 0, {}, 0, false, {}},

@@ -124,3 +124,20 @@ TEST_CASE("ucx_info -d: a line cut right after 'failed to open memory domain' (f
   CHECK(d.memory_domains[0].failed_to_open);
   CHECK(d.memory_domains[1].name == "ib_0");
 }
+
+TEST_CASE(
+    "ucx_info: Debian 12's UCX 1.13.1 on a machine without RDMA: no CUDA, tcp and shared memory") {
+  auto v = parse_ucx_version(fixture("ucx_info/debian-1.13-v.txt"));
+  CHECK(v.version == "1.13.1");
+  CHECK_FALSE(v.with_cuda);
+  CHECK(v.configured_with.find("--with-verbs") != std::string::npos);
+  auto d = parse_ucx_devices(fixture("ucx_info/debian-1.13-d-no-rdma-vm.txt"));
+  std::vector<std::string> tls;
+  for (const auto& t : d.transports)
+    tls.push_back(t.transport + "/" + t.device);
+  CHECK(tls == std::vector<std::string>{"self/memory0", "tcp/eth0", "tcp/lo", "sysv/memory",
+                                        "posix/memory", "cma/memory"});
+  CHECK(d.connection_managers == std::vector<std::string>{"tcp"});
+  for (const auto& m : d.memory_domains)
+    CHECK(m.component != "ib");
+}

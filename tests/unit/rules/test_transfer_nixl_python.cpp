@@ -209,3 +209,32 @@ TEST_CASE("kv gpu: the GPU under a NIC that carries KV, PIX first, none without 
   p.absent("nvidia_smi_topo");
   CHECK_FALSE(rules::kv_gpu_index(p.facts(), {}));
 }
+
+TEST_CASE("pairing: a UCX built without CUDA runs ucx_perftest on host memory, never ok") {
+  auto p = rules::test::pair_pod("p", dynamo::Role::prefill, "a", "10.0.1.5");
+  auto d = rules::test::pair_pod("d", dynamo::Role::decode, "b", "10.0.2.7");
+  for (auto* c : {&p, &d})
+    c->nixl.tools.ucx_perftest = "/usr/bin/ucx_perftest";
+  CHECK_FALSE(rules::plan_for(p, d, options()).host_memory);
+  d.ucx_without_cuda = true;
+  auto plan = rules::plan_for(p, d, options());
+  CHECK(plan.host_memory);
+  CHECK(plan.listener_command() == "kubectl exec d -n dynamo -c main -- timeout 60 "
+                                   "/usr/bin/ucx_perftest -t tag_bw -m host -s 16777216 -n 100 -p "
+                                   "13337");
+  CHECK(plan.tool_note == "ucx_perftest: server on decode, client on prefill, host memory: the "
+                          "pods' UCX was built without CUDA, so GPUDirect is not tested");
+  rules::TransferOutcome o;
+  o.tool = TestTool::ucx_perftest;
+  o.prefill = "p";
+  o.decode = "d";
+  o.host_memory = true;
+  o.listener.ran = o.initiator.ran = true;
+  o.listener.exit_code = o.initiator.exit_code = 0;
+  o.initiator.out = probe::test::fixture(
+      "transfer/ucx_perftest/tag-bw-host-bond-roce-thread-and-final-ucx10649.txt");
+  auto f = rules::judge_transfer(o, 400.0);
+  CHECK(f.status == Status::warn);  // 46.7 GB/s: line-rate class, but no GPU memory moved
+  CHECK(has(f.detail, "46.7 GB/s (93 % of 50.0 GB/s line rate); host memory only (this UCX has "
+                      "no CUDA): GPUDirect not tested"));
+}
