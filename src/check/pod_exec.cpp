@@ -1,12 +1,22 @@
 #include "check/pod_exec.hpp"
 
+#include "exec/interrupt.hpp"
 #include "kube/kubectl_argv.hpp"
+#include "outside/mask.hpp"
 #include "outside/text.hpp"
 #include "stream/ws_exec.hpp"
 
 #include <cstdio>
 
 namespace icheck::check {
+namespace {
+
+// Words from kubectl or the proxy, as stderr may show them.
+std::string shown(const std::string& text) {
+  return outside::terminal_safe(outside::mask_secrets(text));
+}
+
+}  // namespace
 
 PodExec::PodExec(std::vector<std::string> kubectl_base, Transport transport,
                  std::vector<std::string> namespaces)
@@ -14,6 +24,8 @@ PodExec::PodExec(std::vector<std::string> kubectl_base, Transport transport,
       m_kubectl(transport == Transport::kubectl) {}
 
 exec::ChildResult PodExec::run(const exec::ChildSpec& spec) {
+  if (exec::interrupt_signal() != 0)  // nothing new starts, no proxy either: run_child says so
+    return exec::run_child(spec);
   const auto parsed = m_kubectl ? std::nullopt : kube::parse_exec_argv(spec.argv, m_base);
   if (!parsed)
     return exec::run_child(spec);
@@ -43,7 +55,7 @@ std::string PodExec::proxy_socket() {
       m_said = true;
       std::fprintf(stderr,
                    "note: kubectl proxy could not start (%s); using one kubectl exec per pod\n",
-                   outside::terminal_safe(proxy.error().message).c_str());
+                   shown(proxy.error().message).c_str());
     }
   }
   return m_kubectl || !m_proxy ? std::string() : m_proxy->socket_path();
@@ -55,7 +67,7 @@ void PodExec::fall_back(const std::string& why, bool for_good) {
     m_kubectl = true;
   if (!m_said) {
     m_said = true;
-    std::fprintf(stderr, "note: kubectl proxy: %s; using %s\n", outside::terminal_safe(why).c_str(),
+    std::fprintf(stderr, "note: kubectl proxy: %s; using %s\n", shown(why).c_str(),
                  for_good ? "one kubectl exec per pod" : "kubectl exec for that pod");
   }
 }
