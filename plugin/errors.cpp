@@ -8,7 +8,7 @@
 namespace icheck::plugin {
 
 std::string shown(const std::string& text) {
-  return outside::terminal_safe(outside::mask_secrets(text));
+  return outside::terminal_safe(outside::at_most(outside::mask_secrets(text)));
 }
 
 int print_error(const std::string& message) {

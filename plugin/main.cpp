@@ -11,6 +11,7 @@
 #include "report/verdict.hpp"
 #include "usage.hpp"
 #include "util/duration.hpp"
+#include "util/signal_name.hpp"
 #include "version.hpp"
 #include "words.hpp"
 #include "wrap.hpp"
@@ -168,28 +169,33 @@ int run(int argc, char** argv) {
     return k_exit_unknown;
   }
 
-  icheck::exec::install_interrupt_handlers();
   auto report = icheck::check::run_mode(options);
   const int interrupted_by = icheck::exec::interrupt_signal();
-  if (!report) {
-    // kubeconfig errors arrive worded exactly as kubectl prints them, prefix included.
-    icheck::plugin::print_error(report.error().message);
-    return interrupted_by != 0 ? 128 + interrupted_by : k_exit_unknown;
+  if (interrupted_by != 0) {
+    report.interrupted = icheck::signal_name(interrupted_by);
+    ::signal(SIGPIPE, SIG_IGN);  // a closed terminal or ssh session: still exit 128 + signal
   }
-  if (interrupted_by != 0)
-    report->interrupted = interrupted_by == SIGTERM ? "SIGTERM" : "SIGINT";
-  const auto verdict = icheck::report::decide(*report);
-  std::cout << icheck::report::render(*report, verdict,
-                                      {format_of(line.format), use_color(line.color),
-                                       line.no_headers, options.kube.all_namespaces});
-  std::cout.flush();
   // 128 + signal, as a shell reports a command the signal ended (130 SIGINT, 143 SIGTERM).
-  return interrupted_by != 0 ? 128 + interrupted_by : icheck::report::exit_code(verdict.status);
+  const auto exit_with = [&](int code) { return interrupted_by != 0 ? 128 + interrupted_by : code; };
+  const auto format = format_of(line.format);
+  if (!report.stopped.empty()) {
+    icheck::plugin::print_error(report.stopped);
+    if (format != icheck::report::Format::json && format != icheck::report::Format::yaml) {
+      return exit_with(k_exit_unknown);  // a table has nothing to show; the line above says why
+    }
+  }
+  const auto verdict = icheck::report::decide(report);
+  std::cout << icheck::report::render(
+      report, verdict,
+      {format, use_color(line.color), line.no_headers, options.kube.all_namespaces});
+  std::cout.flush();
+  return exit_with(icheck::report::exit_code(verdict.status));
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
+  icheck::exec::install_interrupt_handlers();  // before any file is read or child started
   try {
     return run(argc, argv);
   } catch (const std::exception& e) {  // the one top-level catch: a bug, said plainly, exit 3

@@ -5,6 +5,7 @@
 #include "check/nixl_check.hpp"
 #include "check/node_check.hpp"
 #include "check/pod_pipeline.hpp"
+#include "check/stopped.hpp"
 #include "recipe/load.hpp"
 #include "rules/pair/cross_pod.hpp"
 
@@ -39,7 +40,7 @@ Expected<report::Report> check_all(const Options& options) {
   const auto live = live_recipe(loaded->files, *report);
   auto run = run_pods(options, live.names(), probe_script(true), report::Layer::fabric);
   if (!run) {
-    return run.error();
+    return stopped(std::move(*report), run.error());  // the recipe's targets are kept
   }
   start_report(*run, *report);
   judge_node_pods(*run);

@@ -29,8 +29,9 @@ std::string live_command(const std::filesystem::path& path, bool recursive) {
          (recursive ? " --recursive" : "");
 }
 
+// A file of a thousand tiny documents names ten of them, not a thousand.
 std::string kinds_list(const recipe::ManifestFile& file) {
-  return file.other_kinds.empty() ? "no documents" : join(file.other_kinds);
+  return file.other_kinds.empty() ? "no documents" : join_first(file.other_kinds, 10);
 }
 
 void add_file(const recipe::ManifestFile& file, report::Report& report) {

@@ -2,6 +2,7 @@
 
 #include "check/env_check.hpp"
 #include "check/pod_pipeline.hpp"
+#include "check/stopped.hpp"
 #include "recipe/load.hpp"
 #include "rules/env/env_live.hpp"
 
@@ -95,7 +96,7 @@ Expected<report::Report> check_env_live(const Options& options) {
   const auto live = live_recipe(loaded->files, *report);
   auto run = run_pods(options, live.names(), probe_script(false), report::Layer::env);
   if (!run) {
-    return run.error();
+    return stopped(std::move(*report), run.error());  // the recipe's targets are kept
   }
   start_report(*run, *report);
   for (auto& p : run->probed) {

@@ -5,10 +5,12 @@
 #include "check/env_live_check.hpp"
 #include "check/nixl_check.hpp"
 #include "check/node_check.hpp"
+#include "check/stopped.hpp"
 
 namespace icheck::check {
+namespace {
 
-Expected<report::Report> run_mode(const Options& options) {
+Expected<report::Report> dispatch(const Options& options) {
   if (options.mode == "env") {
     return options.live ? check_env_live(options) : check_env({options.path, options.recursive});
   }
@@ -22,6 +24,18 @@ Expected<report::Report> run_mode(const Options& options) {
     return check_all(options);
   }
   return Error{"unknown mode `" + options.mode + "`"};
+}
+
+}  // namespace
+
+report::Report run_mode(const Options& options) {
+  auto report = dispatch(options);
+  if (report) {
+    return std::move(*report);
+  }
+  report::Report nothing;
+  nothing.mode = options.mode;
+  return stopped(std::move(nothing), report.error());
 }
 
 }  // namespace icheck::check

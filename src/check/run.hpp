@@ -1,12 +1,12 @@
 #pragma once
 #include "check/options.hpp"
 #include "report/model.hpp"
-#include "util/expected.hpp"
 
 namespace icheck::check {
 
-// Runs one mode end to end (targets -> plan -> run -> parse -> judge) and returns its report.
-// An Error means nothing could be checked at all (exit 3).
-Expected<report::Report> run_mode(const Options& options);
+// Runs one mode end to end (targets -> plan -> run -> parse -> judge) and returns its report,
+// always: where the run could not go on (kubeconfig, cluster unreachable, no manifest), the
+// report's `stopped` says why and its verdict is `error` (exit 3).
+report::Report run_mode(const Options& options);
 
 }  // namespace icheck::check

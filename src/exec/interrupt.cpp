@@ -9,11 +9,22 @@ namespace {
 std::atomic<int> g_signal{0};
 static_assert(std::atomic<int>::is_always_lock_free, "read and written inside a signal handler");
 
+// The first signal names the interrupt: a SIGHUP after a Ctrl-C does not rename it.
 extern "C" void on_interrupt(int signal) {
-  g_signal.store(signal);
+  int none = 0;
+  g_signal.compare_exchange_strong(none, signal);
+}
+
+// `nohup` leaves SIGHUP ignored on purpose: the run is meant to outlive the terminal.
+bool ignored_on_purpose(int signal) {
+  struct sigaction current {};
+  return signal == SIGHUP && ::sigaction(signal, nullptr, &current) == 0 &&
+         current.sa_handler == SIG_IGN;
 }
 
 void install(int signal) {
+  if (ignored_on_purpose(signal))
+    return;
   struct sigaction action {};
   action.sa_handler = on_interrupt;
   sigemptyset(&action.sa_mask);
@@ -21,11 +32,18 @@ void install(int signal) {
   ::sigaction(signal, &action, nullptr);
 }
 
-} // namespace
+}  // namespace
 
 void install_interrupt_handlers() {
-  install(SIGINT);
-  install(SIGTERM);
+  sigset_t interrupts;
+  sigemptyset(&interrupts);
+  for (const int signal : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) {
+    install(signal);
+    sigaddset(&interrupts, signal);
+  }
+  // A parent may hand them over blocked (some CI runners and supervisors do): the run would not
+  // stop; one already pending arrives now, before any child exists.
+  ::sigprocmask(SIG_UNBLOCK, &interrupts, nullptr);
 }
 
 int interrupt_signal() {
@@ -36,4 +54,4 @@ void set_interrupt(int signal) {
   g_signal.store(signal);
 }
 
-} // namespace icheck::exec
+}  // namespace icheck::exec

@@ -1,9 +1,9 @@
 #include "kube/environment.hpp"
 
+#include "util/read_file.hpp"
+
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 namespace icheck::kube {
 
@@ -15,13 +15,8 @@ Environment real_environment() {
       return std::nullopt;
     return std::string(value);
   };
-  env.read_file = [](const std::string& path) -> std::optional<std::string> {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-      return std::nullopt;
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
+  env.read_file = [](const std::string& path) {
+    return read_regular_file(path, kKubeconfigCap, "a kubeconfig");
   };
   env.exists = [](const std::string& path) {
     std::error_code ec;

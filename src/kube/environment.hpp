@@ -2,6 +2,9 @@
 // The process environment and file system as kubeconfig resolution sees them, injectable so
 // every client-go rule can be unit-tested without touching the real $HOME or /var/run.
 
+#include "util/expected.hpp"
+
+#include <cstddef>
 #include <functional>
 #include <optional>
 #include <string>
@@ -9,9 +12,13 @@
 
 namespace icheck::kube {
 
+// A kubeconfig larger than this is not one (thousands of clusters with their certificates fit).
+inline constexpr std::size_t kKubeconfigCap = std::size_t{16} << 20;
+
 struct Environment {
   std::function<std::optional<std::string>(std::string_view)> getenv;
-  std::function<std::optional<std::string>(const std::string&)> read_file;
+  // A regular file of at most kKubeconfigCap bytes, or why not (util/read_file.hpp).
+  std::function<Expected<std::string>(const std::string&)> read_file;
   std::function<bool(const std::string&)> exists;
   std::function<bool(const std::string&)> is_directory;
 };

@@ -26,6 +26,7 @@
 #include "kube/exec_failure.hpp"
 
 #include "util/duration.hpp"
+#include "util/signal_name.hpp"
 
 #include <csignal>
 #include <optional>
@@ -163,9 +164,7 @@ ExecFailure classify_by_text(const ExecOutcome& o, const ExecTarget& t) {
 
 ExecFailure interrupted(int signal) {
   return {ExecFailureKind::interrupted,
-          std::string("interrupted by ") + (signal == SIGTERM ? "SIGTERM" : "SIGINT") +
-              " before the probe of this pod finished",
-          ""};
+          "interrupted by " + signal_name(signal) + " before the probe of this pod finished", ""};
 }
 
 // Causes that are ours, not kubectl's: they come before anything kubectl said.

@@ -130,8 +130,7 @@ Expected<Kubeconfig> load_kubeconfig(const std::vector<std::string>& files,
   for (const auto& path : files) {
     auto text = env.read_file(path);
     if (!text) {
-      return Error{"error: error loading config file \"" + path + "\": open " + path +
-                   ": permission denied"};
+      return Error{"error: error loading config file \"" + path + "\": " + text.error().message};
     }
     auto config = parse_kubeconfig(*text, path);
     if (!config)

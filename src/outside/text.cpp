@@ -78,4 +78,14 @@ bool is_terminal_safe(std::string_view text) {
   return true;
 }
 
+std::string at_most(std::string_view text, std::size_t most) {
+  if (text.size() <= most)
+    return std::string(text);
+  std::size_t cut = most;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80)
+    --cut;  // not inside a multi-byte sequence
+  return std::string(text.substr(0, cut)) + "… (" + std::to_string(text.size() - cut) +
+         " more bytes)";
+}
+
 } // namespace icheck::outside

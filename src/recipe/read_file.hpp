@@ -1,20 +1,15 @@
 #pragma once
-// Reading one manifest without blocking or flooding: only a regular file is read (a FIFO
-// would block forever, /dev/zero would never end), and never more than kManifestCap bytes.
+// Reading one manifest: a regular file of at most kManifestCap bytes (util/read_file.hpp).
 
-#include "util/expected.hpp"
-
-#include <cstddef>
-#include <filesystem>
-#include <string>
+#include "util/read_file.hpp"
 
 namespace icheck::recipe {
 
 inline constexpr std::size_t kManifestCap = std::size_t{16} << 20;
 
-// The file's bytes, or why not ("not a regular file (a FIFO)", "larger than the 16 MiB a
-// manifest may be", "cannot be read (Permission denied)").
-Expected<std::string> read_manifest_bytes(const std::filesystem::path& path,
-                                          std::size_t cap = kManifestCap);
+inline Expected<std::string> read_manifest_bytes(const std::filesystem::path& path,
+                                                 std::size_t cap = kManifestCap) {
+  return read_regular_file(path, cap, "a manifest");
+}
 
-} // namespace icheck::recipe
+}  // namespace icheck::recipe

@@ -28,19 +28,34 @@ public:
   void OnMapEnd() override {}
 };
 
-// Where the reader stops making progress (a document starting where the previous one did), if
-// it does; a pass over the events only, no nodes built.
-std::optional<YAML::Mark> stuck_at(const std::string& text) {
+Error stuck_error(const YAML::Mark& at) {
+  return Error{std::to_string(at.line + 1) + ":" + std::to_string(at.column + 1) +
+               ": the YAML reader cannot get past this point (a token no document can start "
+               "with, such as a stray ','); the file is not read"};
+}
+
+Error too_many_error(const YAML::Mark& at, std::size_t cap) {
+  return Error{std::to_string(at.line + 1) + ": more than " + std::to_string(cap) +
+               " YAML documents (a recipe's manifest holds a few); the file is not read"};
+}
+
+// Why the documents must not be built, if so: the reader stops making progress (a document
+// starting where the previous one did), or there are more than `cap`. A pass over the events
+// only, no nodes built, that stops at the first problem.
+std::optional<Error> refuse(const std::string& text, std::size_t cap) {
   std::istringstream stream(text);
   YAML::Parser parser(stream);
   std::optional<int> previous_start;
-  for (;;) {
+  for (std::size_t count = 0;; ++count) {
     DocumentStart start;
     if (!parser.HandleNextDocument(start)) {
       return std::nullopt;
     }
     if (!start.mark || (previous_start && start.mark->pos <= *previous_start)) {
-      return start.mark.value_or(YAML::Mark());
+      return stuck_error(start.mark.value_or(YAML::Mark()));
+    }
+    if (count == cap) {
+      return too_many_error(*start.mark, cap);
     }
     previous_start = start.mark->pos;
   }
@@ -48,12 +63,10 @@ std::optional<YAML::Mark> stuck_at(const std::string& text) {
 
 }  // namespace
 
-Expected<std::vector<YAML::Node>> load_documents(std::string_view text) {
+Expected<std::vector<YAML::Node>> load_documents(std::string_view text, std::size_t cap) {
   const std::string owned(text);
-  if (const auto stuck = stuck_at(owned)) {
-    return Error{std::to_string(stuck->line + 1) + ":" + std::to_string(stuck->column + 1) +
-                 ": the YAML reader cannot get past this point (a token no document can start "
-                 "with, such as a stray ','); the file is not read"};
+  if (auto refused = refuse(owned, cap)) {
+    return *refused;
   }
   return YAML::LoadAll(owned);
 }

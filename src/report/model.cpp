@@ -55,6 +55,8 @@ std::string_view to_string(VerdictStatus v) {
   case VerdictStatus::unconfirmed: return "unconfirmed";
   case VerdictStatus::blocked: return "blocked";
   case VerdictStatus::error: return "error";
+  case VerdictStatus::interrupted:
+    return "interrupted";
   }
   return "?";
 }
@@ -65,7 +67,9 @@ int exit_code(VerdictStatus v) {
   case VerdictStatus::surface_ok: return 0;
   case VerdictStatus::unconfirmed: return 1;
   case VerdictStatus::blocked: return 2;
-  case VerdictStatus::error: return 3;
+  case VerdictStatus::error:
+  case VerdictStatus::interrupted:
+    return 3;
   }
   return 3;
 }

@@ -51,7 +51,8 @@ struct Target {
   boost::json::object facts;  // what was read, typed; rendered as-is in json/yaml
 };
 
-enum class VerdictStatus { confirmed, surface_ok, unconfirmed, blocked, error };
+// `interrupted`: SIGINT/SIGTERM/SIGHUP/SIGQUIT cut the run short (exit 128 + signal).
+enum class VerdictStatus { confirmed, surface_ok, unconfirmed, blocked, error, interrupted };
 
 struct Verdict {
   VerdictStatus status = VerdictStatus::error;
@@ -82,9 +83,12 @@ struct Report {
   // True when the checks can never prove the transport (e.g. an aggregated deployment):
   // the verdict is then never better than surface-ok.
   bool transport_not_exercised = false;
-  // "SIGINT" or "SIGTERM" when the run was cut short by one: the report holds what was
-  // gathered before, and the verdict is never better than unconfirmed.
+  // "SIGINT", "SIGTERM", "SIGHUP" or "SIGQUIT" when the run was cut short by one: the report
+  // holds what was gathered before, and the verdict is `interrupted`.
   std::string interrupted;
+  // Why the run could not go on (kubeconfig, cluster unreachable, no such deployment), also in
+  // `errors`: the verdict is `error` whatever targets were gathered before.
+  std::string stopped;
 };
 
 std::string_view to_string(Status s);
@@ -95,6 +99,7 @@ std::string_view to_string(TargetKind k);
 std::string_view to_string(VerdictStatus v);
 
 // Exit codes follow the monitoring-plugin convention: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN.
+// `interrupted` gives 3 here: only the caller knows the signal (it exits 128 + signal).
 int exit_code(VerdictStatus v);
 
 }  // namespace icheck::report

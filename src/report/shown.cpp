@@ -8,8 +8,10 @@
 namespace icheck::report {
 namespace {
 
-std::string shown(std::string_view text, Medium medium) {
-  const std::string masked = outside::mask_secrets(text);
+// `most`: errors and limitations quote the outside (a file's documents, kubectl's words), and
+// stay one line each; cut after masking, so a cut secret is masked whole first.
+std::string shown(std::string_view text, Medium medium, std::size_t most = std::string::npos) {
+  const std::string masked = outside::at_most(outside::mask_secrets(text), most);
   return medium == Medium::terminal ? outside::terminal_safe(masked) : outside::valid_utf8(masked);
 }
 
@@ -20,6 +22,15 @@ void show(std::string& text, Medium medium) {
 void show(std::vector<std::string>& list, Medium medium) {
   for (auto& text : list)
     show(text, medium);
+}
+
+void show_bounded(std::string& text, Medium medium) {
+  text = shown(text, medium, outside::kMaxShownLine);
+}
+
+void show_bounded(std::vector<std::string>& list, Medium medium) {
+  for (auto& text : list)
+    show_bounded(text, medium);
 }
 
 boost::json::value shown_json(const boost::json::value& value, Medium medium) {
@@ -60,8 +71,11 @@ Report shown_report(const Report& report, Medium medium) {
   Report out = report;
   for (auto* text : {&out.mode, &out.context, &out.namespace_, &out.interrupted})
     show(*text, medium);
-  for (auto* list : {&out.header, &out.limitations, &out.errors, &out.next})
+  show_bounded(out.stopped, medium);
+  for (auto* list : {&out.header, &out.next})
     show(*list, medium);
+  for (auto* list : {&out.limitations, &out.errors})
+    show_bounded(*list, medium);
   for (auto& target : out.targets)
     show(target, medium);
   return out;
@@ -69,12 +83,13 @@ Report shown_report(const Report& report, Medium medium) {
 
 Verdict shown_verdict(const Verdict& verdict, Medium medium) {
   Verdict out = verdict;
-  for (auto* text :
-       {&out.summary, &out.headline, &out.scope, &out.check, &out.detail, &out.transfer})
+  for (auto* text : {&out.scope, &out.check, &out.transfer})
     show(*text, medium);
+  for (auto* text : {&out.summary, &out.headline, &out.detail})
+    show_bounded(*text, medium);
   show(out.affected, medium);
   show(out.next, medium);
-  show(out.limitations, medium);
+  show_bounded(out.limitations, medium);
   return out;
 }
 

@@ -27,6 +27,7 @@ inline std::string verdict_sgr(VerdictStatus v) {
   case VerdictStatus::surface_ok:
     return "32;1";
   case VerdictStatus::unconfirmed:
+  case VerdictStatus::interrupted:
     return "33;1";
   case VerdictStatus::blocked:
   case VerdictStatus::error:

@@ -1,5 +1,7 @@
 #include "report/verdict.hpp"
 
+#include "util/join.hpp"
+
 #include <algorithm>
 #include <string>
 
@@ -84,15 +86,7 @@ std::string scope(const Report& report, const std::vector<const Target*>& hit) {
 
 // "a, b, c and 2 more"
 std::string first_names(const std::vector<std::string>& names) {
-  const std::size_t shown = std::min<std::size_t>(names.size(), 3);
-  std::string text;
-  for (std::size_t i = 0; i < shown; ++i) {
-    text += (i ? ", " : "") + names[i];
-  }
-  if (names.size() > shown) {
-    text += " and " + std::to_string(names.size() - shown) + " more";
-  }
-  return text;
+  return join_first(names, 3);
 }
 
 // The first finding at that layer, so the verdict names the cause, not only the place.
@@ -157,9 +151,11 @@ Verdict decide_from_findings(const Report& report) {
   for (const auto& l : report.limitations) {
     add_unique(v.limitations, l);
   }
-  if (report.targets.empty()) {
+  if (report.targets.empty() || !report.stopped.empty()) {
     v.status = VerdictStatus::error;
-    v.summary = report.errors.empty() ? "nothing to check" : report.errors.front();
+    v.summary = !report.stopped.empty() ? report.stopped
+                : report.errors.empty() ? "nothing to check"
+                                        : report.errors.front();
     v.headline = v.summary;
     return v;
   }
@@ -194,6 +190,17 @@ Verdict decide_from_findings(const Report& report) {
   return v;
 }
 
+// What was decided before the signal stays readable ("so far blocked at ..."); the status says
+// the run did not finish, whatever it had found.
+void mark_interrupted(const std::string& signal, Verdict& v) {
+  const std::string so_far = std::string(to_string(v.status)) + " " + v.headline;
+  v.status = VerdictStatus::interrupted;
+  v.summary = "interrupted by " + signal + " (so far: " + v.summary + ")";
+  v.headline = "by " + signal + " (so far: " + so_far + ")";
+  add_unique(v.limitations,
+             "interrupted by " + signal + ": only what was gathered before it is shown");
+}
+
 }  // namespace
 
 Verdict decide(const Report& report) {
@@ -203,13 +210,7 @@ Verdict decide(const Report& report) {
     v.transfer = report.transfer_summary;
   }
   if (!report.interrupted.empty()) {
-    if (v.status == VerdictStatus::confirmed || v.status == VerdictStatus::surface_ok) {
-      v.status = VerdictStatus::unconfirmed;
-      v.summary = "unconfirmed: interrupted (" + v.summary + ")";
-      v.headline = "interrupted by " + report.interrupted + ": " + v.headline;
-    }
-    add_unique(v.limitations, "interrupted by " + report.interrupted +
-                                  ": only what was gathered before it is shown");
+    mark_interrupted(report.interrupted, v);
   }
   for (const auto& n : report.next) {  // mode-level commands come after the findings' own
     add_unique(v.next, n);

@@ -22,10 +22,10 @@ struct FakeEnvironment {
         return std::nullopt;
       return found->second;
     };
-    env.read_file = [files = files](const std::string& path) -> std::optional<std::string> {
+    env.read_file = [files = files](const std::string& path) -> Expected<std::string> {
       auto found = files.find(path);
       if (found == files.end())
-        return std::nullopt;
+        return Error{"cannot be read (No such file or directory)"};
       return found->second;
     };
     env.exists = [files = files, dirs = directories](const std::string& path) {

@@ -1,4 +1,4 @@
-#include "recipe/read_file.hpp"
+#include "util/read_file.hpp"
 
 #include <cerrno>
 #include <cstring>
@@ -6,7 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-namespace icheck::recipe {
+namespace icheck {
 namespace {
 
 std::string kind_of(mode_t mode) {
@@ -46,7 +46,11 @@ private:
   int m_fd;
 };
 
-Expected<std::string> read_capped(int fd, std::size_t cap) {
+Error too_large(std::size_t cap, std::string_view what) {
+  return Error{"larger than the " + mib(cap) + " " + std::string(what) + " may be"};
+}
+
+Expected<std::string> read_capped(int fd, std::size_t cap, std::string_view what) {
   std::string text;
   char buffer[64 * 1024];
   for (;;) {
@@ -57,15 +61,16 @@ Expected<std::string> read_capped(int fd, std::size_t cap) {
       return cannot_read(errno);
     if (n == 0)
       return text;
-    if (text.size() + static_cast<std::size_t>(n) > cap) // grew while being read
-      return Error{"larger than the " + mib(cap) + " a manifest may be"};
+    if (text.size() + static_cast<std::size_t>(n) > cap)  // grew while being read
+      return too_large(cap, what);
     text.append(buffer, static_cast<std::size_t>(n));
   }
 }
 
-} // namespace
+}  // namespace
 
-Expected<std::string> read_manifest_bytes(const std::filesystem::path& path, std::size_t cap) {
+Expected<std::string> read_regular_file(const std::filesystem::path& path, std::size_t cap,
+                                        std::string_view what) {
   // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer.
   const Fd fd(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY));
   if (fd.get() < 0)
@@ -76,9 +81,9 @@ Expected<std::string> read_manifest_bytes(const std::filesystem::path& path, std
   if (!S_ISREG(st.st_mode))
     return Error{"not a regular file (" + kind_of(st.st_mode) + ")"};
   if (static_cast<std::size_t>(st.st_size) > cap)
-    return Error{"larger than the " + mib(cap) + " a manifest may be (" +
-                 mib(static_cast<std::size_t>(st.st_size)) + ")"};
-  return read_capped(fd.get(), cap);
+    return Error{too_large(cap, what).message + " (" + mib(static_cast<std::size_t>(st.st_size)) +
+                 ")"};
+  return read_capped(fd.get(), cap, what);
 }
 
-} // namespace icheck::recipe
+}  // namespace icheck
