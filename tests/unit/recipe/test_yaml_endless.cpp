@@ -37,3 +37,22 @@ TEST_CASE("documents after empty ones and after '...' still read (the bound stop
   CHECK_FALSE(file.error.has_value());
   CHECK(file.deployments.size() == 2);
 }
+
+TEST_CASE("200000 empty documents are refused at the cap, no node built for them") {
+  std::string text;
+  for (int i = 0; i < 200000; ++i)
+    text += "---\n";
+  const auto file = recipe::parse_manifest(text, "empty.yaml");
+  REQUIRE(file.error.has_value());
+  CHECK(*file.error == "empty.yaml:10001: more than 10000 YAML documents (a recipe's manifest "
+                       "holds a few); the file is not read");
+}
+
+TEST_CASE("a DGD after many empty documents, within the cap, still reads") {
+  std::string text;
+  for (int i = 0; i < 9000; ++i)
+    text += "---\n";
+  const auto file = recipe::parse_manifest(text + test::minimal_dgd, "padded.yaml");
+  CHECK_FALSE(file.error.has_value());
+  CHECK(file.deployments.size() == 1);
+}
