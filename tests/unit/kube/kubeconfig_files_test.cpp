@@ -2,30 +2,16 @@
 // FIFO, /dev/zero, a folder or a huge file is an error naming the file, never a hang or GiBs.
 
 #include "kube/kubeconfig.hpp"
+#include "temp_dir.hpp"
 
 #include <doctest/doctest.h>
 #include <filesystem>
-#include <fstream>
-#include <random>
 #include <sys/stat.h>
 
 using namespace icheck::kube;
 namespace fs = std::filesystem;
 
 namespace {
-
-struct Scratch {
-  fs::path dir = fs::temp_directory_path() / ("icheck-kc-" + std::to_string(std::random_device()()));
-  Scratch() { fs::create_directories(dir); }
-  ~Scratch() {
-    std::error_code ec;
-    fs::remove_all(dir, ec);
-  }
-  std::string file(const std::string& name, const std::string& text) const {
-    std::ofstream(dir / name) << text;
-    return (dir / name).string();
-  }
-};
 
 // The real file system, with KUBECONFIG as the test sets it.
 Environment with_kubeconfig(const std::string& list) {
@@ -55,28 +41,29 @@ TEST_CASE("--kubeconfig /dev/zero is refused by its kind, not read") {
 }
 
 TEST_CASE("--kubeconfig naming a FIFO or a folder: the file and its kind are named") {
-  Scratch s;
-  REQUIRE(::mkfifo((s.dir / "fifo").c_str(), 0600) == 0);
-  const auto fifo = (s.dir / "fifo").string();
+  icheck::test::TempDir s;
+  REQUIRE(::mkfifo((s.path() / "fifo").c_str(), 0600) == 0);
+  const auto fifo = (s.path() / "fifo").string();
   CHECK(error_for_flag(fifo) ==
         "error: error loading config file \"" + fifo + "\": not a regular file (a FIFO)");
-  CHECK(error_for_flag(s.dir.string()) == "error: error loading config file \"" +
-                                              s.dir.string() + "\": not a regular file (a folder)");
+  CHECK(error_for_flag(s.path().string()) == "error: error loading config file \"" +
+                                                 s.path().string() +
+                                                 "\": not a regular file (a folder)");
 }
 
 TEST_CASE("a kubeconfig past the 16 MiB cap is refused by its size") {
-  Scratch s;
-  const auto big = s.file("big", "apiVersion: v1\n");
+  icheck::test::TempDir s;
+  const auto big = s.write("big", "apiVersion: v1\n").string();
   fs::resize_file(big, std::uintmax_t{2} << 30);  // sparse: 2 GiB costs no disk
   CHECK(error_for_flag(big) == "error: error loading config file \"" + big +
                                    "\": larger than the 16 MiB a kubeconfig may be (2048 MiB)");
 }
 
 TEST_CASE("every file in KUBECONFIG is read the same way: a FIFO after a good file stops the run") {
-  Scratch s;
-  const auto good = s.file("good", kGood);
-  REQUIRE(::mkfifo((s.dir / "fifo").c_str(), 0600) == 0);
-  const auto fifo = (s.dir / "fifo").string();
+  icheck::test::TempDir s;
+  const auto good = s.write("good", kGood).string();
+  REQUIRE(::mkfifo((s.path() / "fifo").c_str(), 0600) == 0);
+  const auto fifo = (s.path() / "fifo").string();
   auto resolved = resolve_kube({}, with_kubeconfig(good + ":" + fifo));
   REQUIRE_FALSE(resolved.has_value());
   CHECK(resolved.error().message ==
@@ -84,8 +71,8 @@ TEST_CASE("every file in KUBECONFIG is read the same way: a FIFO after a good fi
 }
 
 TEST_CASE("the good file alone resolves (the FIFO is what failed)") {
-  Scratch s;
-  auto resolved = resolve_kube({}, with_kubeconfig(s.file("good", kGood)));
+  icheck::test::TempDir s;
+  auto resolved = resolve_kube({}, with_kubeconfig(s.write("good", kGood).string()));
   REQUIRE(resolved.has_value());
   CHECK(resolved->context == "c");
   CHECK(resolved->namespace_ == "ns");

@@ -16,8 +16,9 @@ namespace {
 Report one_pod(Status memlock) {
   Report r;
   r.mode = "all";
-  r.targets.push_back(pod("d-0", "decode", "n2",
-                          {finding("memlock", Layer::rdma_access, memlock, "64 KiB", "add IPC_LOCK")}));
+  r.targets.push_back(
+      pod("d-0", "decode", "n2",
+          {finding("memlock", Layer::rdma_access, memlock, "64 KiB", "add IPC_LOCK")}));
   return r;
 }
 
