@@ -2,7 +2,7 @@
 
 #include "check/env_check.hpp"
 #include "report/verdict.hpp"
-#include "../recipe/temp_dir.hpp"
+#include "temp_dir.hpp"
 
 #include <doctest/doctest.h>
 
