@@ -258,11 +258,49 @@ class TestSignals(unittest.TestCase):
                     rc, out, err, _ = self.interrupt(c, v, signal.SIGINT, ["-o", "json"])
                     doc = harness.json_doc(self, rc, out, err)
                     self.assertEqual(rc, 130)
-                    self.assertNotIn(doc["verdict"]["status"], ("surface-ok", "confirmed"))
+                    self.assertEqual(doc["verdict"]["status"], "interrupted")
                     self.assertIn("interrupted by SIGINT: only what was gathered before it is shown",
                                   doc["verdict"]["limitations"])
                     self.assertEqual(c.sandbox_processes_left(), [])
             self.assertEqual(harness.only_reads(c.request_log()), [])
+
+    def test_sighup_and_sigquit_are_interrupts_too(self):
+        # A closed terminal or a lost ssh session: the children and the probes they started in
+        # the pods end, what was gathered is printed (one YAML Report), exit 128 + signal.
+        v = harness.KUBECTL_VERSIONS[-1]
+        with harness.FakeCluster("interrupt-hang") as c:
+            for sig, rc_want in ((signal.SIGHUP, 129), (signal.SIGQUIT, 131)):
+                with self.subTest(signal=sig.name):
+                    rc, out, err, secs = self.interrupt(c, v, sig, ["-o", "yaml"])
+                    self.assertEqual(rc, rc_want, out + err)
+                    self.assertLess(secs, 60)  # a hang bound, well before --timeout 120s
+                    self.assertEqual(c.sandbox_processes_left(), [])
+                    if yaml is None:
+                        continue
+                    doc = yaml.safe_load(out)
+                    self.assertEqual(doc["verdict"]["status"], "interrupted")
+                    names = [t["name"] for t in doc["targets"]]
+                    self.assertIn("interrupt-hang-0-prefill", names)
+                    self.assertIn("interrupted by %s: only what was gathered before it is shown"
+                                  % sig.name, doc["verdict"]["limitations"])
+            self.assertEqual(harness.only_reads(c.request_log()), [])
+
+
+class TestReportOnError(unittest.TestCase):
+    def test_no_such_deployment_is_one_report_with_exit_3(self):
+        v = harness.KUBECTL_VERSIONS[-1]
+        with harness.FakeCluster("healthy-h100-ib") as c:
+            for fmt in ("json", "yaml"):
+                with self.subTest(output=fmt):
+                    rc, out, err, _ = c.run_plugin(v, ["nixl", "--deployment", "no-such-dgd", "-o", fmt])
+                    self.assertEqual(rc, 3, err)
+                    doc = json.loads(out) if fmt == "json" else (yaml.safe_load(out) if yaml else None)
+                    if doc is None:
+                        continue
+                    self.assertEqual(doc["verdict"]["status"], "error")
+                    self.assertEqual(doc["targets"], [])
+                    self.assertIn("no Dynamo worker pods found for deployment no-such-dgd",
+                                  doc["errors"][0])
 
 
 class TestProbeDeadline(unittest.TestCase):
