@@ -176,7 +176,9 @@ int run(int argc, char** argv) {
     ::signal(SIGPIPE, SIG_IGN);  // a closed terminal or ssh session: still exit 128 + signal
   }
   // 128 + signal, as a shell reports a command the signal ended (130 SIGINT, 143 SIGTERM).
-  const auto exit_with = [&](int code) { return interrupted_by != 0 ? 128 + interrupted_by : code; };
+  const auto exit_with = [&](int code) {
+    return interrupted_by != 0 ? 128 + interrupted_by : code;
+  };
   const auto format = format_of(line.format);
   if (!report.stopped.empty()) {
     icheck::plugin::print_error(report.stopped);

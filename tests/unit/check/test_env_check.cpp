@@ -4,9 +4,8 @@
 #include "report/verdict.hpp"
 #include "temp_dir.hpp"
 
-#include <doctest/doctest.h>
-
 #include <boost/json/serialize.hpp>
+#include <doctest/doctest.h>
 
 using namespace icheck;
 
