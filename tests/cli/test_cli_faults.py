@@ -5,6 +5,7 @@ and one parseable Report on stdout with -o json/yaml on every exit (error and in
 Bounds are generous (the 60 s subprocess timeout is the hang bound); no duration is asserted.
 Speed and memory figures are in bench/faults_inputs.py.
 """
+import contextlib
 import json
 import os
 import shutil
@@ -52,6 +53,15 @@ def run(args, env=None, pending=None, ignore=None):
     p = subprocess.run([PLUGIN, *args], capture_output=True, text=True, env=e, timeout=HANG_BOUND,
                        preexec_fn=before_exec)
     return p.returncode, p.stdout, p.stderr
+
+
+@contextlib.contextmanager
+def good_kubeconfig():
+    """A readable kubeconfig whose cluster does not answer (port 1)."""
+    with tempfile.NamedTemporaryFile("w", suffix=".kubeconfig") as k:
+        k.write(GOOD_KUBECONFIG)
+        k.flush()
+        yield k
 
 
 def report(fmt, out):
@@ -114,9 +124,7 @@ class KubeconfigIsInput(unittest.TestCase):
 
     def test_a_good_file_next_to_them_is_still_read(self):
         # The healthy twin: the same run with a readable kubeconfig gets past loading (to kubectl).
-        with tempfile.NamedTemporaryFile("w", suffix=".kubeconfig") as k:
-            k.write(GOOD_KUBECONFIG)
-            k.flush()
+        with good_kubeconfig() as k:
             rc, out, err = run(["node", "-o", "json"], {"KUBECONFIG": k.name,
                                                         "DYNAMO_ICHECK_KUBECTL": "/nonexistent/kubectl"})
         self.assertEqual(rc, 3, err)
@@ -140,9 +148,7 @@ class ReportOnEveryExit(unittest.TestCase):
 
     @unittest.skipUnless(shutil.which("kubectl"), "no kubectl on PATH")
     def test_unreachable_cluster_keeps_the_recipe_targets_gathered_before(self):
-        with tempfile.NamedTemporaryFile("w", suffix=".kubeconfig") as k:
-            k.write(GOOD_KUBECONFIG)
-            k.flush()
+        with good_kubeconfig() as k:
             for fmt in ("json", "yaml"):
                 with self.subTest(output=fmt):
                     rc, out, err = run(["all", DISAGG, "--kubeconfig", k.name, "--timeout", "20s",
@@ -184,9 +190,7 @@ class SignalsBeforeAnyChild(unittest.TestCase):
     def test_interrupt_before_kubectl_starts_none_and_is_one_report(self):
         # Pending SIGTERM: the kubeconfig is read, then no kubectl may start (it does not exist:
         # starting it would say "could not run").
-        with tempfile.NamedTemporaryFile("w", suffix=".kubeconfig") as k:
-            k.write(GOOD_KUBECONFIG)
-            k.flush()
+        with good_kubeconfig() as k:
             for fmt in ("json", "yaml"):
                 with self.subTest(output=fmt):
                     rc, out, err = run(["node", "--kubeconfig", k.name, "-o", fmt],
