@@ -2,6 +2,7 @@
 strings carry terminal escapes and invalid UTF-8, secrets in values and flags.
 Run: cd tests/e2e && ICHECK_PLUGIN=../../build/kubectl-dynamo_icheck python3 -m unittest -v test_plugin_hostile
 """
+import glob
 import json
 import os
 import re
@@ -219,6 +220,25 @@ class TestReadOnlyProof(unittest.TestCase):
         self.assertIn("DELETE", str(caught.exception))
 
 
+def plugin_processes_left(cluster, grace=5.0):
+    """PIDs still running with the cluster's KUBECONFIG in their environment (the plugin's kubectl
+    children, its kubectl proxy and the shell that watches it), after `grace` seconds to go."""
+    needle = ("KUBECONFIG=" + cluster.kubeconfig).encode()
+    deadline = time.monotonic() + grace
+    while True:
+        left = []
+        for d in glob.glob("/proc/[0-9]*"):
+            try:
+                with open(d + "/environ", "rb") as f:
+                    if needle in f.read().split(b"\0"):
+                        left.append(int(d[6:]))
+            except OSError:
+                continue
+        if not left or time.monotonic() > deadline:
+            return left
+        time.sleep(0.1)
+
+
 class TestSignals(unittest.TestCase):
     def interrupt(self, cluster, version, sig, extra=()):
         args = ["kubectl", "dynamo-icheck", "node", "--deployment", "interrupt-hang",
@@ -275,6 +295,7 @@ class TestSignals(unittest.TestCase):
                     self.assertEqual(rc, rc_want, out + err)
                     self.assertLess(secs, 60)  # a hang bound, well before --timeout 120s
                     self.assertEqual(c.sandbox_processes_left(), [])
+                    self.assertEqual(plugin_processes_left(c), [])
                     if yaml is None:
                         continue
                     doc = yaml.safe_load(out)
