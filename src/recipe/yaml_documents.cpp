@@ -1,13 +1,24 @@
 #include "recipe/yaml_documents.hpp"
 
+#include <istream>
 #include <optional>
-#include <sstream>
+#include <streambuf>
 #include <string>
 #include <yaml-cpp/eventhandler.h>
 
 namespace icheck::recipe::detail {
 
 namespace {
+
+// The manifest's bytes as a stream without copying them: both passes read the one buffer the
+// file was read into (an istringstream, and LoadAll(string), would each hold another copy).
+class ViewBuffer : public std::streambuf {
+public:
+  explicit ViewBuffer(std::string_view text) {
+    char* begin = const_cast<char*>(text.data());  // only ever read
+    setg(begin, begin, begin + text.size());
+  }
+};
 
 // Records where a document starts; every other event is ignored.
 class DocumentStart : public YAML::EventHandler {
@@ -42,8 +53,9 @@ Error too_many_error(const YAML::Mark& at, std::size_t cap) {
 // Why the documents must not be built, if so: the reader stops making progress (a document
 // starting where the previous one did), or there are more than `cap`. A pass over the events
 // only, no nodes built, that stops at the first problem.
-std::optional<Error> refuse(const std::string& text, std::size_t cap) {
-  std::istringstream stream(text);
+std::optional<Error> refuse(std::string_view text, std::size_t cap) {
+  ViewBuffer buffer(text);
+  std::istream stream(&buffer);
   YAML::Parser parser(stream);
   std::optional<int> previous_start;
   for (std::size_t count = 0;; ++count) {
@@ -64,11 +76,12 @@ std::optional<Error> refuse(const std::string& text, std::size_t cap) {
 }  // namespace
 
 Expected<std::vector<YAML::Node>> load_documents(std::string_view text, std::size_t cap) {
-  const std::string owned(text);
-  if (auto refused = refuse(owned, cap)) {
+  if (auto refused = refuse(text, cap)) {
     return *refused;
   }
-  return YAML::LoadAll(owned);
+  ViewBuffer buffer(text);
+  std::istream stream(&buffer);
+  return YAML::LoadAll(stream);
 }
 
 }  // namespace icheck::recipe::detail
