@@ -430,7 +430,8 @@ def target(api):
     mem = memory()
     ag, reg = agent(api, "icheck-decode-" + A["seed"][:8], mem, mem.size)
     try:
-        srv = socket.create_server((A["ip"], A["port"]), reuse_port=False)
+        family = socket.AF_INET6 if ":" in A["ip"] else socket.AF_INET
+        srv = socket.create_server((A["ip"], A["port"]), family=family)
     except OSError as e:
         skip("cannot listen on %s:%d in the decode pod: %s" % (A["ip"], A["port"], e))
     srv.settimeout(max(0.1, left()))

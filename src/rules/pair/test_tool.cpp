@@ -103,8 +103,33 @@ Expected<std::optional<TestTool>> parse_test_tool(std::string_view value) {
                std::string(value) + "'"};
 }
 
+namespace {
+
+std::string tool_note_of(TestTool t, const PairCandidate& prefill, const PairCandidate& decode,
+                         const PairingOptions& o);
+
+// Why the worker's own NIXL did not run when one image has it: the other lacks it.
+std::string without_python(TestTool t, const PairCandidate& prefill, const PairCandidate& decode) {
+  const bool p = prefill.nixl.python_import.ok;
+  const bool d = decode.nixl.python_import.ok;
+  if (t == TestTool::nixl_python || p == d)
+    return {};
+  return " (NIXL's Python API, the first choice, is not usable in " +
+         (p ? decode.pod : prefill.pod) + ")";
+}
+
+}  // namespace
+
 std::string tool_note(TestTool t, const PairCandidate& prefill, const PairCandidate& decode,
                       const PairingOptions& o) {
+  auto note = tool_note_of(t, prefill, decode, o);
+  return note.empty() || o.test_tool ? note : note + without_python(t, prefill, decode);
+}
+
+namespace {
+
+std::string tool_note_of(TestTool t, const PairCandidate& prefill, const PairCandidate& decode,
+                         const PairingOptions& o) {
   auto others = also_there(t, prefill, decode);
   const std::string over =
       others.empty() ? "" : "; chosen over " + join(others) + ", in both images too";
@@ -133,5 +158,7 @@ std::string tool_note(TestTool t, const PairCandidate& prefill, const PairCandid
   }
   return {};
 }
+
+}  // namespace
 
 }  // namespace icheck::rules

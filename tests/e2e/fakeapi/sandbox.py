@@ -80,6 +80,7 @@ def root_key(pod):
     s = pod.spec
     key = json.dumps([s.get("root"), s.get("files"), s.get("fixtures"), s.get("remove"), s.get("fifos"),
                       s.get("busybox", True), s.get("python", False), s.get("host_tools"),
+                      s.get("stand_in_libraries"),
                       pod.exec.get("memlock_bytes")],
                      sort_keys=True)
     return hashlib.sha1(key.encode()).hexdigest()[:12]
@@ -152,6 +153,8 @@ class Sandbox:
                 p = os.path.join(root, rel.lstrip("/"))
                 os.makedirs(os.path.dirname(p), exist_ok=True)
                 shutil.copy2(os.path.join(scn.FIXTURES_DIR, fixture), p)
+            for rel in spec.get("stand_in_libraries", []):
+                install_stand_in_library(root, rel)
             for rel in spec.get("remove", []):
                 p = os.path.join(root, rel.lstrip("/"))
                 if os.path.isdir(p) and not os.path.islink(p):
@@ -312,6 +315,20 @@ def host_tool_files(tools):
     module_dir = os.path.join(os.path.dirname(libucs[0]), "ucx") if libucs else UCX_MODULES
     files = [(f, f) for f in found + libs + providers + glob.glob(os.path.join(VERBS_DRIVERS, "*"))]
     return files + [(m, os.path.join(module_dir, os.path.basename(m))) for m in modules]
+
+
+STAND_IN_LIBRARY = "/lib/x86_64-linux-gnu/libz.so.1"
+
+
+def install_stand_in_library(root, rel):
+    """A real shared library of this machine (zlib: it needs only libc) under a plugin's name, so
+    that the dynamic loader a pod with "python" or "host_tools" has maps it as it would a NIXL
+    plugin (an empty file is 'too short' to load). The library and libc come with it."""
+    _link_into(root, [(f, f) for f in sorted({STAND_IN_LIBRARY} | _shared_libraries([STAND_IN_LIBRARY]))])
+    dst = os.path.join(root, rel.lstrip("/"))
+    if os.path.lexists(dst):
+        os.unlink(dst)
+    _link_into(root, [(STAND_IN_LIBRARY, rel)])
 
 
 def install_host_tools(root, tools):

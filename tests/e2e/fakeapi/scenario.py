@@ -24,6 +24,8 @@ Pod fields:
   busybox: true          -- install /bin/busybox and its applets (false: no shell)
   python: false          -- this machine's Python 3.11 (stdlib, no site packages) as
                             /usr/bin/python3, hard-linked with the libraries it loads
+  stand_in_libraries: [] -- files replaced by a real shared library of this machine (zlib), e.g.
+                            NIXL plugins that the pod's real dynamic loader must be able to map
   host_tools: []         -- real tools of this machine put into the root with what they load
                             (["ucx_info", "ucx_perftest", "ibv_devinfo"]: Debian's UCX and verbs)
   exec: {
@@ -67,6 +69,7 @@ POD_DEFAULTS = {
     "busybox": True,
     "python": False,
     "host_tools": [],
+    "stand_in_libraries": [],
     "exec": {},
 }
 EXEC_DEFAULTS = {"latency_ms": 0, "hang": False, "forbidden": False,

@@ -175,7 +175,10 @@ TEST_CASE("pairing: --test-tool chooses, and a tool one image lacks is none with
   o.test_tool = *rules::parse_test_tool("nixlbench");
   CHECK(rules::plan_for(p, d, o).tool == TestTool::nixlbench_asio);
   d.nixl.python_import.ok = false;
-  CHECK(rules::plan_for(p, d, options()).tool == TestTool::nixlbench_asio);
+  auto bench = rules::plan_for(p, d, options());
+  CHECK(bench.tool == TestTool::nixlbench_asio);
+  CHECK(bench.tool_note == "nixlbench, ASIO runtime (no etcd); start the decode side first (NIXL's "
+                           "Python API, the first choice, is not usable in d)");
   o.test_tool = *rules::parse_test_tool("nixl-python");
   auto plan = rules::plan_for(p, d, o);
   CHECK(plan.tool == TestTool::none);
