@@ -136,11 +136,12 @@ std::string transfer_summary(const std::vector<rules::TransferPlan>& plans,
     auto v = rules::transfer_gbps(outcomes[i]);
     if (v && (!slowest || *v < *rules::transfer_gbps(outcomes[*slowest]))) slowest = i;
   }
-  if (!slowest) return {};
-  char gbs[32];
-  std::snprintf(gbs, sizeof gbs, "%.1f GB/s", *rules::transfer_gbps(outcomes[*slowest]));
-  return "slowest pair" + std::string(plans.size() > 1 ? " of " + std::to_string(plans.size()) : "") +
-         ": " + plans[*slowest].pair_line() + ", " + gbs;
+  if (!slowest)
+    return {};
+  return "slowest pair" +
+         std::string(plans.size() > 1 ? " of " + std::to_string(plans.size()) : "") + ": " +
+         plans[*slowest].pair_line() + ", " +
+         rules::gbs_text(*rules::transfer_gbps(outcomes[*slowest]));
 }
 
 // After a test between two pods of one node (it ran, but no RDMA was exercised): the command

@@ -49,6 +49,8 @@ struct IbPort {
   std::string phys_state_text;   // raw, e.g. "5: LinkUp", "LinkUp"
   std::optional<double> rate_gbps;  // 400 from "400 Gb/sec (4X NDR)" or "Rate: 400"
   std::string rate_text;
+  // A rate was printed but is no rate ("nan Gb/sec", "-0", "1e400"): never taken as healthy.
+  bool rate_unreadable = false;
   LinkLayer link_layer = LinkLayer::unknown;
   std::string link_layer_text;
   std::optional<int> base_lid;   // 65535 = none assigned; 0 on RoCE
@@ -149,6 +151,7 @@ struct NvidiaDriver {
 
 struct Gdrcopy {
   bool dev_gdrdrv = false;             // /dev/gdrdrv exists
+  bool dev_gdrdrv_read = false;        // its section arrived whole: absence means absent
   std::optional<int> proc_devices_major;  // "509 gdrdrv" in /proc/devices
   bool module = false;                 // gdrdrv in /proc/modules, lsmod or /sys/module
 };

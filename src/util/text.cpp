@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <charconv>
+#include <cmath>
 
 namespace icheck::text {
 
@@ -89,6 +90,16 @@ std::optional<double> leading_number(std::string_view s) {
   double v = 0;
   auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
   if (ec != std::errc() || p == s.data()) return std::nullopt;
+  return v;
+}
+
+std::optional<double> leading_rate(std::string_view s) {
+  s = trim(s);
+  if (s.empty() || !std::isdigit(static_cast<unsigned char>(s.front())))
+    return std::nullopt;
+  auto v = leading_number(s);
+  if (!v || !std::isfinite(*v) || *v <= 0)
+    return std::nullopt;
   return v;
 }
 

@@ -22,6 +22,9 @@ std::optional<std::pair<std::string_view, std::string_view>> key_value(std::stri
 std::optional<long long> to_int(std::string_view s);        // whole string, decimal
 std::optional<unsigned long long> to_hex(std::string_view s);  // with or without 0x
 std::optional<double> leading_number(std::string_view s);   // "400 Gb/sec" -> 400
+// leading_number when it can be a rate: finite and above zero, no sign ("nan", "inf", "-0",
+// "0", "1e400" are nullopt: a rate nobody can read is not a healthy one).
+std::optional<double> leading_rate(std::string_view s);
 bool contains(std::string_view s, std::string_view part);
 // The word after `flag` (as `flag VALUE` or `flag=VALUE`) in a command line joined by spaces,
 // without the quotes around it; "" when the flag is absent or has no value.

@@ -38,7 +38,7 @@ SCENARIOS = {
         "node-grace-0-decode-b": changed(HEALTHY, nic__affinity=OK, UCX_NET_DEVICES=SKIP)}, "surface-ok", None),
     "node-allocated-hcas": ({
         "node-allocated-hcas-0-decode-a": changed(HEALTHY, UCX_NET_DEVICES=FAIL),
-        "node-allocated-hcas-0-decode-b": HEALTHY}, "blocked", "nvlink"),
+        "node-allocated-hcas-0-decode-b": HEALTHY}, "blocked", "ucx"),
     "node-rate-hdr": ({
         "node-rate-hdr-0-decode-a": changed(HEALTHY, adapter__rate=WARN)}, "unconfirmed", "fabric"),
     "node-port-down-linkup": ({
@@ -59,9 +59,10 @@ SCENARIOS = {
         "node-peermem-none-0-decode-a": changed(HEALTHY, peer__memory=FAIL, **NO_UCX),
         "node-peermem-none-0-decode-b": changed(HEALTHY, peer__memory=FAIL, **NO_UCX)}, "blocked", "gpudirect"),
     "node-port-init": ({
-        "node-port-init-0-decode-a": changed(HEALTHY, **{"port mlx5_3:1": WARN, "UCX_NET_DEVICES": FAIL}),
+        # UCX is pinned to the INIT port on pod a: the port state (fabric) blocks, not nvlink.
+        "node-port-init-0-decode-a": changed(HEALTHY, **{"port mlx5_3:1": FAIL, "UCX_NET_DEVICES": FAIL}),
         "node-port-init-0-decode-b": changed(HEALTHY, **{"port mlx5_3:1": WARN, "UCX_NET_DEVICES": SKIP})},
-        "blocked", "nvlink"),
+        "blocked", "fabric"),
     "node-toolless": ({
         "node-toolless-0-decode-a": changed(HEALTHY, verbs=SKIP, gdrcopy=WARN, topology=None, links=None,
                                             nvidia__smi=SKIP, **NO_UCX)}, "unconfirmed", "rdma-access"),
@@ -70,13 +71,13 @@ SCENARIOS = {
                                                  nvidia__smi=FAIL, **NO_UCX)}, "blocked", "gpudirect"),
     "node-pcie-gpus": ({
         "node-pcie-gpus-0-decode-a": changed(HEALTHY, links=None, nic__affinity=WARN, UCX_NET_DEVICES=WARN)},
-        "unconfirmed", "nvlink"),
+        "unconfirmed", "ucx"),  # nic affinity is information; UCX_NET_DEVICES (ucx) is what is open
     "node-ucx-tcp-only": ({
         "node-ucx-tcp-only-0-decode-a": changed(HEALTHY, transports=FAIL, version=WARN, ucx__gpudirect=WARN)},
         "blocked", "ucx"),
     "node-ucx-env-no-rdma": ({
         "node-ucx-env-no-rdma-0-decode-a": changed(HEALTHY, transports=FAIL),
-        "node-ucx-env-no-rdma-0-decode-b": changed(HEALTHY, UCX_NET_DEVICES=FAIL)}, "blocked", "nvlink"),
+        "node-ucx-env-no-rdma-0-decode-b": changed(HEALTHY, UCX_NET_DEVICES=FAIL)}, "blocked", "ucx"),
     "node-ucx-kv-caps": ({
         "node-ucx-kv-caps-0-decode-a": changed(HEALTHY, transports=FAIL),
         "node-ucx-kv-caps-0-decode-b": changed(HEALTHY, UCX_TLS=FAIL)}, "blocked", "ucx"),

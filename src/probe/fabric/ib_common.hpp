@@ -38,6 +38,7 @@ inline void set_phys_state(IbPort& port, std::string_view value) {
 inline void set_rate(IbPort& port, std::string_view value) {
   port.rate_text = value;
   port.rate_gbps = parse_rate_gbps(value);
+  port.rate_unreadable = !port.rate_gbps && !value.empty();
 }
 
 inline void set_link_layer(IbPort& port, std::string_view value) {

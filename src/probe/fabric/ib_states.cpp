@@ -52,7 +52,7 @@ LinkLayer parse_link_layer(std::string_view text) {
 }
 
 std::optional<double> parse_rate_gbps(std::string_view text) {
-  return text::leading_number(text);
+  return text::leading_rate(text);
 }
 
 std::string_view to_string(PortState state) {

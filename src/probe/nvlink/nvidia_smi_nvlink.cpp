@@ -36,7 +36,8 @@ void add_link(NvlinkGpu& gpu, std::string_view line) {
   link.index = static_cast<int>(*index);
   link.text = text::trim(line.substr(colon + 1));
   link.active = link.text != "<inactive>" && !link.text.empty();
-  if (link.active) link.rate_gbs = text::leading_number(link.text);
+  if (link.active)
+    link.rate_gbs = text::leading_rate(link.text);  // nullopt: active, unreadable
   gpu.links.push_back(std::move(link));
 }
 

@@ -19,7 +19,7 @@ TopoLink link_of(std::string_view cell) {
   else if (t == "SOC") link.kind = TopoLinkKind::soc;
   else if (t == "PSB") link.kind = TopoLinkKind::psb;
   else if (t.starts_with("NV"))
-    if (auto n = text::to_int(std::string_view(t).substr(2))) {
+    if (auto n = text::to_int(std::string_view(t).substr(2)); n && *n > 0) {  // not NV-1, NV0
       link.kind = TopoLinkKind::nvlink;
       link.nvlinks = static_cast<int>(*n);
     }

@@ -87,7 +87,7 @@ std::optional<double> parse_pcie_speed(std::string_view text) {
   auto t = text::trim(text);
   if (!text::contains(t, "GT/s"))
     return std::nullopt;
-  return text::leading_number(t);
+  return text::leading_rate(t);
 }
 
 std::vector<PciLink> parse_pci_links(std::string_view out) {

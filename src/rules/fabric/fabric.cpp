@@ -82,12 +82,21 @@ std::string port_text(const IbPort& p) {
   return port_id(p) + " " + s + "/" + ph;
 }
 
+// UCX_NET_DEVICES names this port: UCX is told to carry KV over it, Active or not.
+bool listed_for_ucx(const NodeView& v, const IbPort& p) {
+  const auto entries = net_device_entries(v);
+  return std::find(entries.begin(), entries.end(), port_id(p)) != entries.end();
+}
+
 report::Finding judge_port(const NodeView& v, const IbPort& p) {
   const auto* dev = device_of(v, p);
   auto role = dev ? nic_role(v, *dev) : NicRole{};
+  const bool listed = listed_for_ucx(v, p);
   std::string detail = port_text(p) + ": " + port_problem(p) + " (" + role.why + ")";
+  // Waiting for the subnet manager may pass by itself, unless UCX is pinned to this port: then
+  // KV cannot move until it does, and the port state (fabric) is what blocks.
   bool sm_wait = p.state == PortState::init || p.state == PortState::armed;
-  Status s = sm_wait || !role.traffic ? Status::warn : Status::fail;
+  Status s = (sm_wait && !listed) || !role.traffic ? Status::warn : Status::fail;
   std::string next = sm_wait ? "sminfo / check the subnet manager; the port turns Active once it is configured"
                              : port_next(p);
   return finding(Layer::fabric, "port " + port_id(p), s, detail, next);
@@ -136,6 +145,14 @@ report::Finding ports_summary(const NodeView& v, const std::vector<const IbPort*
     return finding(Layer::fabric, "ports", Status::warn,
                    seen + "; " + unknown + ": its own may be one that is not Active",
                    allocation_next);
+  std::vector<std::string> unreadable;  // a rate nobody can read is not a healthy one
+  for (const auto* p : active)
+    if (p->rate_unreadable)
+      unreadable.push_back(port_id(*p) + " '" + p->rate_text + "'");
+  if (!unreadable.empty())
+    return finding(Layer::fabric, "ports", Status::warn,
+                   seen + "; rate unreadable on " + join(unreadable) + ": not counted as healthy",
+                   "on the node: ibstat; cat /sys/class/infiniband/*/ports/*/rate");
   if (!active.empty())
     return finding(Layer::fabric, "ports", Status::ok, seen);
   return finding(Layer::fabric, "ports", Status::fail,

@@ -55,7 +55,8 @@ std::optional<report::Finding> adapter_rate(const NodeView& v,
   std::vector<Rated> rated, slow;
   for (const auto* p : active) {
     const auto* d = owner(v, *p);
-    if (d == nullptr || !p->expected_gbps || (!p->rate_gbps && p->rate_text.empty()))
+    if (d == nullptr || !p->expected_gbps || p->rate_unreadable ||
+        (!p->rate_gbps && p->rate_text.empty()))
       continue;
     rated.push_back({d, p});
     if (below(*d, *p))

@@ -36,12 +36,6 @@ Finding transfer_finding(Status s, std::string detail, std::string next = {},
   return f;
 }
 
-std::string gbs(double v) {
-  char buf[48];
-  std::snprintf(buf, sizeof buf, std::abs(v) < 1e6 ? "%.1f GB/s" : "%.3g GB/s", v);
-  return buf;
-}
-
 std::string both(const SideOutput& s) {
   return s.out + "\n" + s.err;
 }
@@ -192,14 +186,14 @@ Finding judge_incomplete(const TransferOutcome& o) {
 }
 
 Finding judge_bandwidth(const TransferOutcome& o, double measured, const PairRates& rates) {
-  std::string what = pair_name(o) + ": " + gbs(measured);
+  std::string what = pair_name(o) + ": " + gbs_text(measured);
   if (!std::isfinite(measured) || measured <= 0)
     return transfer_finding(Status::warn,
                             "implausible figure: " + what + " (not a positive number)");
   if (o.cross_node && rates.sum_gbps && measured > kAboveRate * *rates.sum_gbps / 8.0)
     return transfer_finding(Status::warn, "implausible figure: " + what +
                                               " is more than the pair's KV ports carry (" +
-                                              gbs(*rates.sum_gbps / 8.0) + " together)");
+                                              gbs_text(*rates.sum_gbps / 8.0) + " together)");
   if (measured < kTcpClassGBs)
     return transfer_finding(Status::fail, "KV transfer falls back to TCP: " + what,
                             "check the rdma-access, gpudirect and ucx layers of both pods");
@@ -208,7 +202,7 @@ Finding judge_bandwidth(const TransferOutcome& o, double measured, const PairRat
   if (!rates.port_gbps)
     return transfer_finding(Status::warn, what + "; line rate unknown, so not judged against it");
   double line_gbs = *rates.port_gbps / 8.0;
-  what += " (" + percent_text(measured, line_gbs) + " % of " + gbs(line_gbs) + " line rate";
+  what += " (" + percent_text(measured, line_gbs) + " % of " + gbs_text(line_gbs) + " line rate";
   // One port cannot carry more than its line rate: UCX striped the transfer over several
   // rails (UCX_MAX_RNDV_RAILS), or it went over (multi-node) NVLink rather than the NIC.
   if (measured > kAboveRate * line_gbs) {
@@ -316,6 +310,12 @@ std::optional<double> over_kv_ports(const probe::NodeFacts& facts, const NodeCon
 }
 
 } // namespace
+
+std::string gbs_text(double v) {
+  char buf[48];  // "%.3g" past a million: 1e38 fits whole, never cut mid-number
+  std::snprintf(buf, sizeof buf, std::abs(v) < 1e6 ? "%.1f GB/s" : "%.3g GB/s", v);
+  return buf;
+}
 
 std::optional<double> transfer_gbps(const TransferOutcome& o) {
   return measured_gbs(o);

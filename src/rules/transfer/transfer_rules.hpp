@@ -64,4 +64,7 @@ inline report::Finding judge_transfer(const TransferOutcome& outcome,
 // The bandwidth the test printed (GB/s), from either side; nullopt without a figure.
 std::optional<double> transfer_gbps(const TransferOutcome& outcome);
 
+// A figure as every transfer line prints it: "48.2 GB/s"; past a million "1e+35 GB/s", whole.
+std::string gbs_text(double gbs);
+
 } // namespace icheck::rules

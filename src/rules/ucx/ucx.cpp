@@ -95,6 +95,8 @@ UcxGpuMemory ucx_gpu_memory(const probe::NodeFacts& facts) {
 std::vector<report::Finding> judge_ucx(const NodeView& v) {
   std::vector<report::Finding> out;
   out.push_back(kv_transports(v));
+  if (auto f = judge_net_devices(v))
+    out.push_back(*f);
   if (auto f = tls_gpu_memory(v))
     out.push_back(*f);
   if (auto f = version(v)) out.push_back(*f);

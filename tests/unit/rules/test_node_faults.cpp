@@ -1,3 +1,4 @@
+#include "report/verdict.hpp"
 #include "test_node_fixture.hpp"
 
 using namespace icheck;
@@ -54,16 +55,43 @@ TEST_CASE("node: RoCE Polling and Disabled ports: fail where traffic goes, warn 
   CHECK(contains(disabled.detail, "Disabled: the port is administratively down (role unknown without nvidia-smi topo -m)"));
 }
 
-TEST_CASE("node: INIT port warns 'waiting for the subnet manager', even on a GPU-affine NIC") {
+TEST_CASE(
+    "node: INIT port UCX_NET_DEVICES lists blocks at fabric, where the port state is judged") {
+  // The real shape (IB ports waiting for the subnet manager) read "blocked at nvlink": the
+  // UCX_NET_DEVICES finding was filed under nvlink and the port itself only warned.
   auto p = healthy_h100();
   p.set("sysfs_ib", with_state(fixture("sysfs-infiniband/h100-sys-class-infiniband-gpud.txt"), "mlx5_5", "2: INIT"));
   auto fs = judge(p);
   auto f = find(fs, "port mlx5_5:1");
-  CHECK(f.status == Status::warn);
+  CHECK(f.layer == Layer::fabric);
+  CHECK(f.status == Status::fail);  // UCX is pinned to it: KV cannot move until the SM is done
   CHECK(f.detail == "mlx5_5:1 2: INIT/5: LinkUp: waiting for the subnet manager (is opensm / UFM running on this "
                     "fabric?) (named in UCX_NET_DEVICES)");
   CHECK(find(fs, "ports").detail.starts_with("8/9 ports Active"));
-  CHECK(find(fs, "UCX_NET_DEVICES").status == Status::fail);  // a listed port that is not Active
+  auto listed = find(fs, "UCX_NET_DEVICES");
+  CHECK(listed.status == Status::fail);  // a listed port that is not Active
+  CHECK(listed.layer == Layer::ucx);
+  report::Report r;
+  r.mode = "node";
+  r.targets.push_back(
+      {"decode-0", report::TargetKind::pod, "decode", "", "node-a", "dynamo", "", fs, {}});
+  const auto v = report::decide(r);
+  CHECK(v.status == report::VerdictStatus::blocked);
+  REQUIRE(v.layer.has_value());
+  CHECK(*v.layer == Layer::fabric);
+  CHECK(v.check == "port mlx5_5:1");
+}
+
+TEST_CASE("node: INIT port warns 'waiting for the subnet manager' when UCX is not pinned to it") {
+  auto p = healthy_h100();
+  p.set("sysfs_ib", with_state(fixture("sysfs-infiniband/h100-sys-class-infiniband-gpud.txt"),
+                               "mlx5_5", "2: INIT"));
+  p.set("transport_env", "UCX_NET_DEVICES=mlx5_0:1,mlx5_1:1\n");
+  auto fs = judge(p);
+  auto f = find(fs, "port mlx5_5:1");
+  CHECK(f.status == Status::warn);
+  CHECK(contains(f.detail, "waiting for the subnet manager"));
+  CHECK(find(fs, "UCX_NET_DEVICES").status == Status::ok);
 }
 
 TEST_CASE("node: a Down port on a NIC that is not GPU-affine only warns") {

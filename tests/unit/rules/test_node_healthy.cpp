@@ -68,7 +68,7 @@ TEST_CASE("node: UCX_NET_DEVICES unset while a non-GPU-affine port is Active: wa
   auto p = healthy_h100();
   p.set("transport_env", "NIXL_LOG_LEVEL=INFO\n");
   auto f = find(judge(p), "UCX_NET_DEVICES");
-  CHECK(f.layer == Layer::nvlink);
+  CHECK(f.layer == Layer::ucx);  // UCX's setting: the ucx layer (was filed under nvlink)
   CHECK(f.status == Status::warn);
   CHECK(f.detail == "UCX_NET_DEVICES unset: UCX may also use mlx5_bond_0:1 (Active, not GPU-affine)");
   CHECK(f.next == "UCX_NET_DEVICES=mlx5_0:1,mlx5_1:1,mlx5_4:1,mlx5_5:1,mlx5_6:1,mlx5_7:1,mlx5_8:1,mlx5_9:1");

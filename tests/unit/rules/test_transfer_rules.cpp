@@ -285,3 +285,13 @@ TEST_CASE("transfer: an absurd figure (1e38 GB/s) never prints a negative percen
   CHECK(f.detail.find("(> 1000000 % of 50.0 GB/s line rate") != std::string::npos);
   CHECK(f.detail.find("(-") == std::string::npos);
 }
+
+TEST_CASE("transfer: a 1e38 MB/s figure prints whole in the verdict's pairs line, never cut") {
+  // The slowest-pair line printed "%.1f" into 32 bytes: 1e35 GB/s came out as 31 digits.
+  CHECK(rules::gbs_text(1e35) == "1e+35 GB/s");
+  CHECK(rules::gbs_text(48.0) == "48.0 GB/s");
+  CHECK(rules::gbs_text(-1e300) == "-1e+300 GB/s");
+  const auto measured = rules::transfer_gbps(outcome(bench_table("1e38")));
+  REQUIRE(measured);
+  CHECK(rules::gbs_text(*measured).find("e+") != std::string::npos);
+}

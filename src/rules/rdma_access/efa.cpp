@@ -27,4 +27,4 @@ std::vector<report::Finding> judge_efa(const NodeView& v) {
                   "libfabric (/opt/amazon/efa, Dynamo's AWS EFA image)")};
 }
 
-} // namespace icheck::rules::node
+}  // namespace icheck::rules::node
