@@ -189,7 +189,8 @@ int run(int argc, char** argv) {
   const auto verdict = icheck::report::decide(report);
   std::cout << icheck::report::render(
       report, verdict,
-      {format, use_color(line.color), line.no_headers, options.kube.all_namespaces});
+      {format, use_color(line.color), line.no_headers, options.kube.all_namespaces,
+       icheck::plugin::detail_width(STDOUT_FILENO)});
   std::cout.flush();
   return exit_with(icheck::report::exit_code(verdict.status));
 }

@@ -8,6 +8,7 @@
 #include "probe/node_script.hpp"
 #include "probe/sections.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <random>
 #include <string>
@@ -68,6 +69,10 @@ std::vector<PodProbe> probe_pods(const KubeSession& session, PodExec& pod_exec,
     names.push_back(probes[i].pod.name);
   }
   progress.name_jobs(std::move(names));
+  // The most the fan-out may take: one deadline per wave of `parallel` pods.
+  const std::size_t parallel = std::max<std::size_t>(run.parallel, 1);
+  const auto waves = static_cast<long>((runnable.size() + parallel - 1) / parallel);
+  progress.start_clock(run.timeout * std::max(waves, 1L));
   exec::FanoutOptions fan{run.parallel, progress.callback()};
   exec::parallel_for(runnable.size(), fan, [&](std::size_t i) {
     auto& probe = probes[runnable[i]];

@@ -1,6 +1,7 @@
 #include "exec/progress.hpp"
 
 #include "outside/text.hpp"
+#include "util/duration.hpp"
 
 #include <algorithm>
 #include <sys/ioctl.h>
@@ -25,6 +26,12 @@ std::size_t terminal_columns(std::FILE* out) {
 }
 
 }  // namespace
+
+std::string clock_text(std::chrono::milliseconds elapsed, std::chrono::milliseconds bound) {
+  const auto whole = std::chrono::duration_cast<std::chrono::seconds>(elapsed);
+  const std::string shown = whole.count() > 0 ? format_duration(whole) : "0s";
+  return shown + " of " + format_duration(bound) + " · ";
+}
 
 std::string waiting_line(const std::vector<std::string>& waiting, std::size_t total,
                          const std::string& noun, std::size_t width) {
@@ -71,7 +78,43 @@ std::string ProgressLine::waiting_text() const {
     if (!m_finished[i])
       waiting.push_back(m_names[i]);
   }
-  return waiting_line(waiting, m_names.size(), m_noun, m_columns);
+  if (!m_started || waiting.empty()) {
+    return waiting_line(waiting, m_names.size(), m_noun, m_columns);
+  }
+  const std::string clock = clock_text(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                           std::chrono::steady_clock::now() - *m_started),
+                                       m_bound);
+  const std::size_t used = code_points(clock);
+  return clock +
+         waiting_line(waiting, m_names.size(), m_noun, m_columns > used ? m_columns - used : 0);
+}
+
+void ProgressLine::start_clock(std::chrono::milliseconds bound) {
+  if (!m_active)
+    return;
+  {
+    std::lock_guard lock(m_mutex);
+    m_started = std::chrono::steady_clock::now();
+    m_bound = bound;
+  }
+  m_ticker = std::jthread([this](std::stop_token stop) { tick(stop); });
+}
+
+void ProgressLine::tick(std::stop_token stop) {
+  std::unique_lock lock(m_mutex);
+  while (!m_tick.wait_for(lock, stop, std::chrono::seconds(1), [] { return false; })) {
+    if (stop.stop_requested())
+      return;
+    if (!m_names.empty())
+      draw(waiting_text());
+  }
+}
+
+void ProgressLine::stop_clock() {
+  if (m_ticker.joinable()) {
+    m_ticker.request_stop();
+    m_ticker.join();
+  }
 }
 
 void ProgressLine::update(std::size_t done, std::size_t total) {
@@ -98,6 +141,7 @@ void ProgressLine::name_jobs(std::vector<std::string> names, std::size_t width) 
 void ProgressLine::finished(std::size_t index) {
   if (!m_active)
     return;
+  stop_clock();  // before the lock: the clock's thread takes it to draw
   std::lock_guard lock(m_mutex);
   if (index < m_finished.size())
     m_finished[index] = true;

@@ -1,17 +1,25 @@
 #pragma once
 // A one-line progress counter ("probed 37/64 pods") for stderr, shown only on a terminal so
 // that logs and pipes stay clean. Given the jobs' names, it says which are still waited on
-// ("waiting for 3 of 16 pods: vllm-decode-2, vllm-decode-5, ...").
+// ("waiting for 3 of 16 pods: vllm-decode-2, vllm-decode-5, ..."); with a clock, how long the
+// wait has lasted against the most it may last ("12s of 30s · waiting for ..."), every second.
 
 #include "exec/fanout.hpp"
 
+#include <chrono>
+#include <condition_variable>
 #include <cstddef>
 #include <cstdio>
 #include <mutex>
+#include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace icheck::exec {
+
+// "12s of 30s · ": `elapsed` in whole seconds against `bound`.
+std::string clock_text(std::chrono::milliseconds elapsed, std::chrono::milliseconds bound);
 
 // "waiting for 3 of 16 pods: a, b, ..." within `width` columns (names made terminal-safe; as
 // many whole names as fit, then "..."); "" when nothing is waited on.
@@ -41,10 +49,15 @@ public:
   void name_jobs(std::vector<std::string> names, std::size_t width = 0);
   // Job i has finished (call before the fan-out reports it done).
   void finished(std::size_t index);
+  // From now on the named-jobs line starts with clock_text(time since now, bound), redrawn
+  // each second until clear(). `bound`: the most the whole wait may take.
+  void start_clock(std::chrono::milliseconds bound);
 
 private:
   void draw(const std::string& text);  // m_mutex held
   std::string waiting_text() const;    // m_mutex held
+  void tick(std::stop_token stop);     // the clock's thread
+  void stop_clock();
 
   std::FILE* m_out;
   std::string m_verb;
@@ -54,7 +67,11 @@ private:
   std::vector<std::string> m_names;
   std::vector<bool> m_finished;
   std::size_t m_columns = 80;
+  std::optional<std::chrono::steady_clock::time_point> m_started;
+  std::chrono::milliseconds m_bound{0};
   std::mutex m_mutex;
+  std::condition_variable_any m_tick;
+  std::jthread m_ticker;  // last: stopped before the members it reads go
 };
 
 }  // namespace icheck::exec

@@ -1,6 +1,28 @@
 #include "report/model.hpp"
 
+#include <algorithm>
+
 namespace icheck::report {
+
+std::string check_id(const Finding& f) {
+  std::string id = f.id.empty() ? f.name : f.id;
+  std::replace_if(
+      id.begin(), id.end(), [](char c) { return c == ' ' || c == '\t'; }, '-');
+  return id;
+}
+
+Status target_status(const Target& t) {
+  if (t.findings.empty()) {
+    return Status::skipped;
+  }
+  Status worst = Status::ok;
+  for (const auto& f : t.findings) {
+    if ((f.required || f.status == Status::fail) && severity(f.status) > severity(worst)) {
+      worst = f.status;
+    }
+  }
+  return worst;
+}
 
 int severity(Status s) {
   switch (s) {

@@ -20,6 +20,9 @@ enum class TargetKind { pod, local, manifest };
 
 struct Finding {
   std::string name;   // short check name, e.g. "ports", "memlock", "UCX_TLS"
+  // The name for scripts (-o wide, JSON), without spaces: "decode/UCX_TLS"; "" when it is the
+  // name with its spaces as '-' (check_id).
+  std::string id;
   Layer layer = Layer::env;
   Status status = Status::skipped;
   std::string detail; // one line
@@ -90,6 +93,14 @@ struct Report {
   // `errors`: the verdict is `error` whatever targets were gathered before.
   std::string stopped;
 };
+
+// The finding's id: `id`, else the name; any blank in it becomes '-' ("kv transfer" ->
+// "kv-transfer"), so a row splits on blanks and a JSON id matches a shell word.
+std::string check_id(const Finding& f);
+
+// One status for the whole target, for scripts: fail when any finding failed, else the worst
+// required status (an optional warn, e.g. GDRCopy, does not count), skipped with no finding.
+Status target_status(const Target& t);
 
 std::string_view to_string(Status s);
 // How bad a status is for the KV path: ok 0 < skipped 1 < warn 2 < fail 3 (the worst one shows).

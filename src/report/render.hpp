@@ -14,6 +14,9 @@ struct RenderOptions {
   bool color = false;
   bool no_headers = false;      // tables without their column headings (kubectl's --no-headers)
   bool all_namespaces = false;  // -A: tables lead with a NAMESPACE column
+  // The terminal's columns: table rows longer than it get their DETAIL cut with "…" (the whole
+  // text stays in -o wide, json and yaml); 0 never cuts (a pipe, a file).
+  std::size_t width = 0;
 };
 
 // The versioned document of DESIGN.md (apiVersion dynamo-icheck/v1, kind Report).

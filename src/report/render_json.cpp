@@ -16,11 +16,9 @@ boost::json::array strings(const std::vector<std::string>& list) {
 }
 
 boost::json::object check_json(const Finding& f) {
-  boost::json::object o{{"name", f.name},
-                        {"layer", to_string(f.layer)},
-                        {"status", to_string(f.status)},
-                        {"detail", f.detail},
-                        {"required", f.required}};
+  boost::json::object o{{"id", check_id(f)},           {"name", f.name},
+                        {"layer", to_string(f.layer)}, {"status", to_string(f.status)},
+                        {"detail", f.detail},          {"required", f.required}};
   if (!f.next.empty()) {
     o["next"] = f.next;
   }
@@ -41,6 +39,7 @@ boost::json::object target_json(const Target& t) {
                           {"role", t.role},
                           {"node", t.node},
                           {"summary", t.summary},
+                          {"status", to_string(target_status(t))},
                           {"checks", std::move(checks)},
                           {"facts", t.facts}};
   if (!t.multinode.empty())

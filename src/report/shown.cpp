@@ -59,7 +59,7 @@ void show(Target& target, Medium medium) {
                      &target.node, &target.summary})
     show(*text, medium);
   for (auto& f : target.findings) {
-    for (auto* text : {&f.name, &f.detail, &f.next})
+    for (auto* text : {&f.name, &f.id, &f.detail, &f.next})
       show(*text, medium);
   }
   target.facts = shown_json(target.facts, medium).as_object();

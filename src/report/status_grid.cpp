@@ -74,6 +74,28 @@ bool all_required_ok(const Target& target) {
   });
 }
 
+bool every_check_ok(const Target& target) {
+  return std::all_of(target.findings.begin(), target.findings.end(),
+                     [](const Finding& f) { return f.status == Status::ok; });
+}
+
+std::string left_out_line(std::size_t every_ok, std::size_t required_ok) {
+  if (every_ok + required_ok == 0) {
+    return {};
+  }
+  const auto pods = [](std::size_t n) { return std::to_string(n) + (n == 1 ? " pod" : " pods"); };
+  std::string text;
+  if (every_ok > 0) {
+    text = pods(every_ok) + (every_ok == 1 ? " has" : " have") + " every check ok";
+  }
+  if (required_ok > 0) {
+    text += every_ok > 0 ? " and " + std::to_string(required_ok)
+                         : pods(required_ok) + (required_ok == 1 ? " has" : " have");
+    text += " every required check ok but an optional one skipped or warn (see the grid)";
+  }
+  return text + ": their tables are left out (-o wide shows every table)\n\n";
+}
+
 std::size_t pod_count(const Report& report) {
   return static_cast<std::size_t>(
       std::count_if(report.targets.begin(), report.targets.end(),
@@ -82,7 +104,7 @@ std::size_t pod_count(const Report& report) {
 
 std::string status_grid(const Report& report, const RenderOptions& options) {
   const std::size_t pods = pod_count(report);
-  if (pods <= kGridPods) {
+  if (pods < kGridPods) {
     return {};
   }
   const auto layers = shown_layers(report);
@@ -97,6 +119,45 @@ std::string status_grid(const Report& report, const RenderOptions& options) {
   }
   return std::to_string(pods) + " pods, the worst status of each layer:\n" +
          grid.render(options.color) + "\n";
+}
+
+}  // namespace icheck::report
+
+namespace icheck::report {
+namespace {
+
+std::vector<Cell> file_row(const Target& t) {
+  std::size_t n[4] = {0, 0, 0, 0};
+  for (const auto& f : t.findings) {
+    ++n[static_cast<int>(f.status)];
+  }
+  const Status s = target_status(t);
+  return {{t.name, ""},
+          {std::string(to_string(s)), status_sgr(s)},
+          {std::to_string(n[static_cast<int>(Status::ok)]), ""},
+          {std::to_string(n[static_cast<int>(Status::warn)]), ""},
+          {std::to_string(n[static_cast<int>(Status::fail)]), ""},
+          {std::to_string(n[static_cast<int>(Status::skipped)]), ""}};
+}
+
+}  // namespace
+
+std::string file_summary(const Report& report, const RenderOptions& options) {
+  TextTable table;
+  table.add_row(
+      {{"FILE", ""}, {"STATUS", ""}, {"OK", ""}, {"WARN", ""}, {"FAIL", ""}, {"SKIPPED", ""}});
+  std::size_t files = 0;
+  for (const auto& t : report.targets) {
+    if (t.kind == TargetKind::manifest) {
+      table.add_row(file_row(t));
+      ++files;
+    }
+  }
+  if (files < 2) {
+    return {};
+  }
+  return std::to_string(files) + " files, the worst required status of each:\n" +
+         table.render(options.color) + "\n";
 }
 
 }  // namespace icheck::report

@@ -1,8 +1,8 @@
 #pragma once
 // Many pods on one screen: a pods x layers grid of the worst status per layer, printed before
-// the per-pod tables when there are more than kGridPods pods, so the answer is on the first
-// screen; the tables then show only the pods with something that counts against the verdict (-o
-// wide keeps them all).
+// the per-pod tables from kGridPods pods up, so the answer is on the first screen; the tables
+// then show only the pods with something against the verdict (-o wide keeps them all). Several
+// manifests (env) end with a files x statuses summary in the same spirit.
 
 #include "report/model.hpp"
 #include "report/render.hpp"
@@ -13,20 +13,30 @@
 
 namespace icheck::report {
 
-inline constexpr std::size_t kGridPods = 20;
+inline constexpr std::size_t kGridPods = 2;
 
 // The worst status of the target's findings at that layer (fail, warn, skipped, ok, in that
 // order); nullopt when it has none there.
 std::optional<Status> worst_at(const Target& target, Layer layer);
 
 // Nothing on the target counts against the verdict: no fail, and every required finding ok
-// (an optional warn or skip, e.g. GDRCopy, still shows in the grid). Only then may its table be
-// left out.
+// (an optional warn, e.g. GDRCopy, still shows in the grid).
 bool all_required_ok(const Target& target);
+
+// Every finding ok, optional ones too: only such a pod is summed up as "every check ok"; one
+// with an optional skipped or warn cell is named as such (a skipped cell is never "ok").
+bool every_check_ok(const Target& target);
+
+// "3 pods have every check ok and 2 every required check ok but an optional one skipped or warn
+// (see the grid): their tables are left out (-o wide shows every table)"; "" when none.
+std::string left_out_line(std::size_t every_ok, std::size_t required_ok);
 
 std::size_t pod_count(const Report& report);
 
-// "24 pods x 7 layers ...", the grid, one row per pod. "" with kGridPods pods or fewer.
+// "24 pods, the worst status of each layer:", the grid, one row per pod. "" under kGridPods pods.
 std::string status_grid(const Report& report, const RenderOptions& options);
+
+// "3 files:", then FILE STATUS OK WARN FAIL SKIPPED, one row per manifest; "" under two.
+std::string file_summary(const Report& report, const RenderOptions& options);
 
 }  // namespace icheck::report

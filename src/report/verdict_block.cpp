@@ -8,23 +8,7 @@
 namespace icheck::report {
 namespace {
 
-constexpr std::string_view kEllipsis = "…";
 constexpr std::size_t kLabelWidth = 7;  // "  next   ": the labels under the VERDICT line
-
-bool continuation_byte(char c) {
-  return (static_cast<unsigned char>(c) & 0xC0) == 0x80;
-}
-
-// The byte offset after the first `n` code points of `text` (its size when shorter).
-std::size_t code_point_offset(const std::string& text, std::size_t n) {
-  std::size_t i = 0;
-  for (std::size_t seen = 0; i < text.size(); ++i) {
-    if (!continuation_byte(text[i]) && seen++ == n) {
-      break;
-    }
-  }
-  return i;
-}
 
 std::string label_prefix(const std::string& label) {
   return "  " + label +
@@ -75,24 +59,6 @@ std::string status_line(const Verdict& v, bool color, std::string& why) {
 }
 
 }  // namespace
-
-std::string fit_words(const std::string& text, std::size_t width) {
-  if (display_width(text) <= width) {
-    return text;
-  }
-  if (width < 2) {
-    return {};
-  }
-  const std::size_t end = code_point_offset(text, width - 1);  // room for the ellipsis
-  std::size_t cut = text[end] == ' ' ? end : text.rfind(' ', end);
-  if (cut == std::string::npos) {
-    return {};
-  }
-  while (cut > 0 && std::string_view(" ,;:(").find(text[cut - 1]) != std::string_view::npos) {
-    --cut;
-  }
-  return cut == 0 ? std::string() : text.substr(0, cut) + std::string(kEllipsis);
-}
 
 std::string name_lines(const std::string& label, const std::vector<std::string>& names,
                        std::size_t most, std::size_t width) {

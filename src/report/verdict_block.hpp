@@ -3,6 +3,7 @@
 // parts (whole reason, affected targets, transfer pairs, next steps, limitations) under it.
 
 #include "report/model.hpp"
+#include "report/text_table.hpp"  // fit_words
 
 #include <cstddef>
 #include <string>
@@ -11,10 +12,6 @@ namespace icheck::report {
 
 // Columns the VERDICT line keeps within (a terminal's usual width, less a margin).
 inline constexpr std::size_t kVerdictWidth = 100;
-
-// `text` if it fits in `width` code points, else cut at the last word boundary that leaves room
-// for a closing "…"; "" when not even one word fits.
-std::string fit_words(const std::string& text, std::size_t width);
 
 // "  LABEL  a, b, c" wrapped at `width`, continuation lines under the first name; at most
 // `most` names (then "and N more").

@@ -6,12 +6,15 @@ ICHECK_PLUGIN points at the built kubectl-dynamo_icheck (CTest passes it).
 import json
 import os
 import subprocess
+import sys
 import tempfile
 import unittest
 
 PLUGIN = os.environ.get("ICHECK_PLUGIN", "build/kubectl-dynamo_icheck")
 TESTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RECIPES = os.path.join(TESTS, "recipes")
+sys.path.insert(0, os.path.join(TESTS, "schema"))
+import schema_check  # noqa: E402
 
 DISAGG_UCX_TCP_ONLY = """\
 apiVersion: nvidia.com/v1beta1
@@ -39,8 +42,12 @@ spec:
 def run(*args, env=None):
     e = dict(os.environ)
     e.pop("NO_COLOR", None)
+    e.pop("COLUMNS", None)  # help wraps at 80 off a terminal; a shell may export its width
     e.update(env or {})
     p = subprocess.run([PLUGIN, *args], capture_output=True, text=True, env=e, timeout=60)
+    fmt = schema_check.output_format(args)
+    if fmt and p.stdout.strip():  # every report a test makes follows docs/report-v1.schema.json
+        schema_check.check_report(p.stdout, fmt)
     return p.returncode, p.stdout, p.stderr
 
 
@@ -323,6 +330,17 @@ class Cli(unittest.TestCase):
                 # The Kubernetes flags are listed once, under `options`, and pointed to.
                 self.assertNotIn("--kubeconfig", out)
                 self.assertIn('Use "kubectl dynamo-icheck options" for a list of global', out)
+
+    def test_env_on_many_files_ends_with_a_file_grid(self):
+        rc, out, _ = run("env", recipe("llama-3-70b"), "--recursive")
+        tables, _, verdict = out.rpartition("\nVERDICT")
+        summary = tables.split(" files, the worst required status of each:\n")[1].strip().splitlines()
+        self.assertEqual(summary[0].split(), ["FILE", "STATUS", "OK", "WARN", "FAIL", "SKIPPED"])
+        doc = json.loads(run("env", recipe("llama-3-70b"), "--recursive", "-o", "json")[1])
+        self.assertEqual([r.split()[:2] for r in summary[1:]],
+                         [[t["name"], t["status"]] for t in doc["targets"]])
+        one = run("env", recipe("llama-3-70b", "vllm", "agg"))[1]
+        self.assertNotIn("files, the worst", one)
 
     def test_version_subcommand_and_flag(self):
         rc, out, _ = run("version")

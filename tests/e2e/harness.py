@@ -28,6 +28,8 @@ E2E_DIR = os.path.dirname(os.path.abspath(__file__))
 # kubectl >= 1.26 runs it for `kubectl __complete dynamo-icheck ...`; it runs the plugin on PATH.
 COMPLETION_HELPER = os.path.join(E2E_DIR, "..", "..", "plugin", "kubectl_complete-dynamo_icheck")
 sys.path.insert(0, E2E_DIR)
+sys.path.insert(0, os.path.join(os.path.dirname(E2E_DIR), "schema"))
+import schema_check  # noqa: E402
 import kubectl_finder  # noqa: E402
 from fakeapi import sandbox as _sandbox  # noqa: E402
 
@@ -174,8 +176,11 @@ class FakeCluster:
         return self.run(["kubectl"] + list(args), version=version, **kw)
 
     def run_plugin(self, version, args, **kw):
-        """`kubectl dynamo-icheck ARGS` through kubectl's plugin dispatch."""
-        return self.run(["kubectl", "dynamo-icheck"] + list(args), version=version, **kw)
+        """`kubectl dynamo-icheck ARGS` through kubectl's plugin dispatch. A -o json / -o yaml
+        report on stdout is validated against docs/report-v1.schema.json on the way."""
+        result = self.run(["kubectl", "dynamo-icheck"] + list(args), version=version, **kw)
+        check_report_output(args, result[1])
+        return result
 
     def request_log(self):
         with open(self.log_path) as f:
@@ -201,12 +206,25 @@ OK, WARN, FAIL, SKIP = "ok", "warn", "fail", "skipped"
 VERDICT_RC = {"surface-ok": 0, "confirmed": 0, "unconfirmed": 1, "blocked": 2, "error": 3}
 
 
+def check_report_output(args, out):
+    """Every JSON or YAML report a test makes follows the schema; nothing printed, nothing to
+    check (a run that stopped before its report, e.g. on a usage error)."""
+    fmt = schema_check.output_format(args)
+    if fmt and out.strip():
+        schema_check.check_report(out, fmt)
+
+
 def json_doc(test, rc, out, err):
-    """The -o json document, or the test fails showing what came instead."""
+    """The -o json document, checked against the schema, or the test fails showing what came
+    instead."""
     try:
-        return json.loads(out)
+        doc = json.loads(out)
     except ValueError:
         test.fail("not JSON (rc %s):\n%s\n%s" % (rc, out[:2000], err[-2000:]))
+    problems = schema_check.errors(doc)
+    if problems:
+        test.fail("the report does not follow docs/report-v1.schema.json:\n  " + "\n  ".join(problems[:20]))
+    return doc
 
 
 def details(doc):

@@ -16,6 +16,7 @@ import urllib.error
 import urllib.request
 
 import harness
+import schema_check  # tests/schema, on the path harness sets
 
 
 def wait_for_sandbox_process(cluster, seconds=20):
@@ -46,6 +47,7 @@ PREFILL_NODE = "h100-\u001b]52;c;cm0gLXJmIH4K\u0007node-\u009b2J-a"
 def run_bytes(cluster, version, args):
     r = subprocess.run(["kubectl", "dynamo-icheck"] + args, env=cluster.env(version),
                        cwd=cluster.dir, capture_output=True, timeout=120)
+    harness.check_report_output(args, r.stdout.decode("utf-8"))
     return r.returncode, r.stdout, r.stderr
 
 
@@ -151,7 +153,7 @@ class TestRecipeInput(unittest.TestCase):
             os.chmod(os.path.join(d, "c-locked"), 0)
             r = subprocess.run([harness.plugin_path(), "env", d, "--recursive", "-o", "json"],
                                capture_output=True, timeout=60, preexec_fn=as_unprivileged)
-            doc = json.loads(r.stdout)
+            doc = schema_check.check_report(r.stdout.decode("utf-8"))
             names = {t["name"]: t["checks"] for t in doc["targets"]}
             self.assertIn("d-later/z.yaml", names)  # the walk went on past the locked folder
             self.assertEqual(names["b-unreadable.yaml"][0]["status"], "skipped")

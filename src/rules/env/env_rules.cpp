@@ -16,6 +16,7 @@ report::Finding env_finding(const std::string& who, const std::string& check, St
                             std::string detail, std::string next) {
   report::Finding f;
   f.name = who + " " + check;
+  f.id = who + "/" + check;  // the service, then the check (check_id turns blanks into '-')
   f.layer = report::Layer::env;
   f.status = status;
   f.detail = std::move(detail);

@@ -3,6 +3,8 @@
 #include "file_text.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <chrono>
 #include <cstdio>
 #include <doctest/doctest.h>
 #include <string>
@@ -105,5 +107,37 @@ TEST_CASE("named jobs through a one-worker fan-out count down to the last pod") 
   CHECK(text.find("waiting for 2 of 3 pods: pod-1, pod-2") != std::string::npos);
   CHECK(text.find("waiting for 1 of 3 pods: pod-2") != std::string::npos);
   CHECK(text.find("waiting for 0") == std::string::npos);
+  std::fclose(file);
+}
+
+TEST_CASE("the clock: whole seconds waited against the most the wait may take") {
+  using std::chrono::milliseconds;
+  CHECK(icheck::exec::clock_text(milliseconds(0), milliseconds(30000)) == "0s of 30s · ");
+  CHECK(icheck::exec::clock_text(milliseconds(12900), milliseconds(30000)) == "12s of 30s · ");
+  CHECK(icheck::exec::clock_text(milliseconds(65000), milliseconds(120000)) == "1m5s of 2m0s · ");
+}
+
+TEST_CASE("with a clock the waiting line starts with it and still fits the width") {
+  std::FILE* file = std::tmpfile();
+  REQUIRE(file);
+  {
+    ProgressLine line(file, "probed", "pods", true);
+    line.name_jobs(kWaiting, 60);
+    line.start_clock(std::chrono::seconds(30));
+    line.finished(0);
+    line.callback()(1, 3);
+  }
+  const auto text = icheck::test::file_text(file);
+  const auto clock = text.find(" of 30s · waiting for 2 of 3 pods: ");
+  REQUIRE(clock != std::string::npos);
+  const auto start = text.rfind('\r', clock) + 1;
+  const auto end = text.find('\r', clock);
+  CHECK(std::isdigit(static_cast<unsigned char>(text[start])));
+  CHECK(text.find('\x1b') == std::string::npos);
+  // The line with the clock stays one column short of the 60-column edge.
+  std::size_t points = 0;
+  for (auto i = start; i < end; ++i)
+    points += (static_cast<unsigned char>(text[i]) & 0xC0) != 0x80;
+  CHECK(points < 60);
   std::fclose(file);
 }

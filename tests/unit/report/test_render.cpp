@@ -50,10 +50,30 @@ TEST_CASE("table output, exact") {
   const auto text = render(r, decide(r), {Format::table, false});
   CHECK(text == "context prod-a · namespace dynamo · deployment llama · 2 worker pods\n"
                 "\n"
-                "llama-prefill-0  prefill  node gpu-a01\n"
+                "2 pods, the worst status of each layer:\n"
+                "POD              ROLE     FABRIC  RDMA-ACCESS\n"
+                "llama-prefill-0  prefill  ok      ok\n"
+                "llama-decode-0   decode   -       fail\n"
+                "\n"
+                "1 pod has every check ok: their tables are left out (-o wide shows "
+                "every table)\n"
+                "\n"
+                "llama-decode-0  decode  node gpu-a04\n"
                 "  LAYER        CHECK    STATUS  DETAIL\n"
-                "  fabric       ports    ok      8/8 ports Active\n"
-                "  rdma-access  memlock  ok      CAP_IPC_LOCK\n"
+                "  rdma-access  devices  fail    /dev/infiniband not mounted\n"
+                "\n"
+                "VERDICT  blocked  at rdma-access on the only decode pod (devices: /dev/infiniband "
+                "not mounted)\n"
+                "  pods   llama-decode-0\n"
+                "  next   request rdma/ib\n"
+                "  limit  no transfer was exercised\n");
+}
+
+TEST_CASE("one pod: its table, exact") {
+  auto r = sample();
+  r.targets.erase(r.targets.begin());
+  const auto text = render(r, decide(r), {Format::table, false});
+  CHECK(text == "context prod-a · namespace dynamo · deployment llama · 2 worker pods\n"
                 "\n"
                 "llama-decode-0  decode  node gpu-a04\n"
                 "  LAYER        CHECK    STATUS  DETAIL\n"

@@ -70,11 +70,69 @@ TEST_CASE("the grid, exact: one row per pod, one column per layer some pod has")
   CHECK(count(grid, "\n") == 2 + 21 + 1);
 }
 
-TEST_CASE("no grid for 20 pods or fewer, and every table is printed") {
-  const auto r = pods(20);
+TEST_CASE("no grid for a single pod, and its table is printed") {
+  const auto r = pods(1);
   CHECK(status_grid(r, {Format::table, false}).empty());
   const auto text = render(r, decide(r), {Format::table, false});
-  CHECK(count(text, "  LAYER ") == 20);
+  CHECK(count(text, "  LAYER ") == 1);
+}
+
+TEST_CASE("from two pods up the default view is the grid, the tables of pods not all ok, the "
+          "verdict") {
+  const auto r = pods(2);
+  const auto text = render(r, decide(r), {Format::table, false});
+  CHECK(text.starts_with("2 pods, the worst status of each layer:\n"));
+  CHECK(count(text, "  LAYER ") == 0);
+  CHECK(text.find("2 pods have every check ok: their tables") != std::string::npos);
+  CHECK(text.find("VERDICT  surface-ok") != std::string::npos);
+  CHECK(count(render(r, decide(r), {Format::wide, false}), "  TARGET ") == 2);
+}
+
+TEST_CASE("a pod whose grid row shows an optional skip is not summed up as every check ok") {
+  auto r = pods(3);
+  auto gdr = finding("gdrcopy", Layer::gpudirect, Status::skipped, "cannot tell");
+  gdr.required = false;
+  r.targets[1].findings.push_back(gdr);
+  CHECK(all_required_ok(r.targets[1]));
+  CHECK_FALSE(every_check_ok(r.targets[1]));
+  CHECK(every_check_ok(r.targets[0]));
+  const auto text = render(r, decide(r), {Format::table, false});
+  CHECK(text.find("\n2 pods have every check ok and 1 every required check ok but an optional one "
+                  "skipped or warn (see the grid): their tables are left out (-o wide shows every "
+                  "table)\n") != std::string::npos);
+  CHECK(text.find("vllm-decode-1  decode  skipped") == std::string::npos);  // fabric is ok
+  CHECK(text.find("\nvllm-decode-1  decode  ok      ok           skipped\n") != std::string::npos);
+}
+
+TEST_CASE("the left-out line counts each kind once") {
+  CHECK(left_out_line(0, 0).empty());
+  CHECK(left_out_line(2, 0) ==
+        "2 pods have every check ok: their tables are left out (-o wide shows every table)\n\n");
+  CHECK(left_out_line(0, 1) == "1 pod has every required check ok but an optional one skipped or "
+                               "warn (see the grid): their tables are left out (-o wide shows "
+                               "every table)\n\n");
+}
+
+TEST_CASE("several manifests end with one row per file") {
+  Report r;
+  r.mode = "env";
+  for (const char* name : {"agg/deploy.yaml", "disagg/deploy.yaml"}) {
+    Target t;
+    t.name = name;
+    t.kind = TargetKind::manifest;
+    t.findings = {finding("decode UCX_TLS", Layer::env, Status::ok, "")};
+    r.targets.push_back(t);
+  }
+  r.targets[1].findings.push_back(finding("decode memlock", Layer::env, Status::fail, "no"));
+  const auto summary = file_summary(r, {Format::table, false});
+  CHECK(summary == "2 files, the worst required status of each:\n"
+                   "FILE                STATUS  OK  WARN  FAIL  SKIPPED\n"
+                   "agg/deploy.yaml     ok      1   0     0     0\n"
+                   "disagg/deploy.yaml  fail    1   0     1     0\n\n");
+  const auto text = render(r, decide(r), {Format::table, false});
+  CHECK(text.find(summary) < text.find("VERDICT"));
+  r.targets.pop_back();
+  CHECK(file_summary(r, {Format::table, false}).empty());
 }
 
 TEST_CASE("under a grid the tables show only pods with something against the verdict, -o wide "
@@ -86,7 +144,7 @@ TEST_CASE("under a grid the tables show only pods with something against the ver
   CHECK(count(text, "  LAYER ") == 2);
   CHECK(text.find("\nvllm-decode-3  decode  node n3\n") != std::string::npos);
   CHECK(text.find("\nvllm-decode-5  decode  node n5\n") != std::string::npos);
-  CHECK(text.find("22 pods have every required check ok: their tables are left out (-o wide shows "
+  CHECK(text.find("22 pods have every check ok: their tables are left out (-o wide shows "
                   "every table)\n") != std::string::npos);
   CHECK(text.find("VERDICT  blocked  at rdma-access on 1 of 24 decode pods") != std::string::npos);
 
