@@ -121,6 +121,19 @@ void add_to_pods(PodRun& run, const rules::TransferPlan& plan, const report::Fin
   }
 }
 
+// A required NIXL check failed on a pod of the pair (NIXL missing, no UCX plugin): the verdict
+// is blocked there, and a transfer test from another image proves nothing about these pods.
+bool blocked_at_nixl(PodRun& run, const rules::TransferPlan& plan) {
+  for (const auto& name : {plan.prefill, plan.decode}) {
+    const auto* p = find(run, name);
+    if (p && std::any_of(p->target.findings.begin(), p->target.findings.end(), [](const auto& f) {
+          return f.layer == report::Layer::nixl && f.required && f.status == report::Status::fail;
+        }))
+      return true;
+  }
+  return false;
+}
+
 std::string why_not_runnable(const rules::TransferPlan& plan) {
   return plan.tool_note + " (" + plan.pair_line() + ")";
 }
@@ -161,6 +174,24 @@ std::string cross_node_next(const PodRun& run, const Options& options,
          "(pod anti-affinity), then run --transfer again to test RDMA between nodes";
 }
 
+// A transfer that moved data, only slowly: the question is the path (which ports, at what rate,
+// how many rails), not where the test stops.
+bool finished_slow(const rules::TransferOutcome& outcome, const report::Finding& finding) {
+  return outcome.cross_node && finding.status != report::Status::ok &&
+         rules::transfer_gbps(outcome).has_value();
+}
+
+std::string slow_path_next(const rules::TransferPlan& plan, const report::Finding& finding,
+                           Options options) {
+  options.targets = {};
+  options.targets.pods = {plan.prefill, plan.decode};
+  options.targets.container = std::nullopt;
+  const std::string compare =
+      "compare the pair's ports (state, rate, link layer, GPU-NIC affinity): " +
+      plugin_command("node -o wide", options);
+  return finding.next.empty() ? compare : finding.next + "; " + compare;
+}
+
 bool ran_on_one_node(const rules::TransferOutcome& outcome, const report::Finding& finding) {
   return !outcome.cross_node && finding.status == report::Status::warn &&
          rules::transfer_gbps(outcome).has_value();
@@ -177,6 +208,8 @@ void run_and_judge(PodRun& run, const std::vector<rules::TransferPlan>& plans,
     auto finding = rules::judge_transfer(outcomes[i], pair_rates(run, plans[i]));
     if (ran_on_one_node(outcomes[i], finding)) {
       finding.next = cross_node_next(run, options, pairing);
+    } else if (finished_slow(outcomes[i], finding)) {
+      finding.next = slow_path_next(plans[i], finding, options);
     } else if (finding.status != report::Status::ok &&
                plans[i].tool == rules::TestTool::nixl_python) {
       finding.next = finding.next.empty() ? rerun_pair(plans[i], options) : finding.next;
@@ -230,9 +263,16 @@ void transfer(PodRun& run, const Options& options, report::Report& report, rules
       runnable.push_back(plan);
       continue;
     }
-    say_plan(plan, options, report);
+    const bool blocked = blocked_at_nixl(run, plan);
+    if (blocked)
+      report.limitations.push_back("no transfer test suggested for " + plan.pair_line() +
+                                   ": NIXL fails in its pods; a test is worth running once the "
+                                   "NIXL checks pass");
+    else
+      say_plan(plan, options, report);
     if (options.transfer) {
-      auto next = plan.debug_listener_argv.empty() ? std::string() : plan.debug_listener_command();
+      auto next = plan.debug_listener_argv.empty() || blocked ? std::string()
+                                                              : plan.debug_listener_command();
       add_to_pods(run, plan, not_runnable(why_not_runnable(plan), next));
     }
   }

@@ -1,6 +1,7 @@
 #include "check/pod_pipeline.hpp"
 
 #include "check/next_commands.hpp"
+#include "check/nothing_matched.hpp"
 #include "check/pod_targets.hpp"
 #include "check/recipe_targets.hpp"
 #include "outside/argv.hpp"
@@ -82,8 +83,12 @@ Expected<PodRun> run_pods(const Options& options, const std::vector<std::string>
              selection->described,
              kube::select_targets(selection->pods, options.targets.all_components),
              {},
-             false};
+             false,
+             {}};
   run.disagg = is_disagg(run.pods);
+  if (run.pods.empty() && options.targets.pods.empty()) {
+    run.elsewhere = look_elsewhere(run.session, options.targets);
+  }
   run.pod_exec =
       std::make_shared<PodExec>(run.session.base, options.run.transport, exec_namespaces(run.pods));
   for (auto& probe : probe_pods(run.session, *run.pod_exec, run.pods, script, options.run)) {
@@ -161,6 +166,7 @@ void start_report(const PodRun& run, report::Report& report) {
                                                      : "namespace " + resolved.namespace_) +
                             " (frontend, planner and epp pods are left out unless "
                             "--all-components)");
+    report.next.insert(report.next.end(), run.elsewhere.begin(), run.elsewhere.end());
   }
 }
 

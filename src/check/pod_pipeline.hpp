@@ -34,6 +34,7 @@ struct PodRun {
   std::vector<kube::PodInfo> pods;   // the selected worker pods
   std::vector<ProbedPod> probed;     // same order as pods
   bool disagg = false;               // prefill and decode pods among them
+  std::vector<std::string> elsewhere;  // no pod matched: where worker pods do run (next steps)
 };
 
 // `deployments`: DGD names from a recipe (empty: the user's targets decide).

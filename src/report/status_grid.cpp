@@ -32,7 +32,8 @@ std::vector<Cell> grid_row(const Target& t, const std::vector<Layer>& layers,
     row.push_back({t.namespace_.empty() ? "-" : t.namespace_, ""});
   }
   row.push_back({t.name, ""});
-  row.push_back({t.role.empty() ? "-" : t.role, ""});
+  row.push_back(
+      {(t.role.empty() ? "-" : t.role) + (t.multinode.empty() ? "" : " " + t.multinode), ""});
   for (const Layer layer : layers) {
     const auto s = worst_at(t, layer);
     row.push_back(s ? Cell{std::string(to_string(*s)), status_sgr(*s)} : Cell{"-", ""});

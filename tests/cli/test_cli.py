@@ -342,6 +342,15 @@ class Cli(unittest.TestCase):
         one = run("env", recipe("llama-3-70b", "vllm", "agg"))[1]
         self.assertNotIn("files, the worst", one)
 
+    def test_env_yaml_paths_start_at_the_service(self):
+        # A path to paste into the recipe names its service: services.<X>... or components[<X>].
+        doc = json.loads(run("env", RECIPES, "--recursive", "-o", "json")[1])
+        paths = [ch["next"] for t in doc["targets"] for ch in t["checks"]
+                 if any(k in ch.get("next", "") for k in ("securityContext", "resources.limits", "extraPodSpec"))]
+        self.assertTrue(paths)
+        for p in paths:
+            self.assertRegex(p, r"^(services\.[\w-]+\.|components\[[\w-]+\] )", p)
+
     def test_version_subcommand_and_flag(self):
         rc, out, _ = run("version")
         self.assertEqual(rc, 0)

@@ -70,5 +70,53 @@ class TestNextRunnable(unittest.TestCase):
                           "--deployment llama-70b-disagg", doc["verdict"]["limitations"])
 
 
+class TestNothingMatched(unittest.TestCase):
+    """No worker pod where the user looked: the verdict says where workers do run."""
+
+    def test_empty_namespace_and_unknown_deployment_point_somewhere(self):
+        with harness.FakeCluster("healthy-h100-ib") as c:
+            v = harness.KUBECTL_VERSIONS[-1]
+            rc, out, err, _ = c.run_plugin(v, ["node", "-n", "default"])
+            self.assertEqual(rc, 3, err)
+            self.assertIn("\n  next   Dynamo worker pods run in namespace dynamo (llama-70b-disagg, "
+                          "other-dgd), staging (llama-70b-disagg): try -n dynamo, or -A\n", out)
+            rc, out, err, _ = c.run_plugin(v, ["node", "--deployment", "nosuch", "-o", "json"])
+            doc = harness.json_doc(self, rc, out, err)
+            self.assertEqual(rc, 3)
+            self.assertIn("the deployments with worker pods in namespace dynamo: llama-70b-disagg, other-dgd",
+                          doc["verdict"]["next"])
+            rc, out, err, _ = c.run_plugin(v, ["nixl", "-n", "staging", "--deployment", "other-dgd"])
+            self.assertIn("next   deployment other-dgd has worker pods in namespace dynamo: try -n dynamo, "
+                          "or -A\n", out)
+            # what the user asked for, found: no hint
+            rc, out, err, _ = c.run_plugin(v, ["node", "--deployment", "llama-70b-disagg"])
+            self.assertNotIn("worker pods in namespace", out)
+            self.assertEqual(harness.only_reads(c.request_log()), [])
+
+
+class TestNextFitsTheResult(unittest.TestCase):
+    def test_nixl_missing_suggests_no_transfer_commands(self):
+        with harness.FakeCluster("nixl-missing") as c:
+            rc, out, err, _ = c.run_plugin(harness.KUBECTL_VERSIONS[-1],
+                                           ["nixl", "--deployment", "nixl-missing", "-o", "json"])
+            doc = harness.json_doc(self, rc, out, err)
+            self.assertEqual((doc["verdict"]["status"], doc["verdict"]["layer"]), ("blocked", "nixl"))
+            self.assertEqual([n for n in doc["verdict"]["next"] if "nixlbench" in n or " debug " in n], [])
+            self.assertTrue(any(l.startswith("no transfer test suggested for ") for l in doc["verdict"]["limitations"]))
+
+    def test_a_slow_transfer_points_at_the_path(self):
+        with harness.FakeCluster("nixl-bench-slow") as c:
+            rc, out, err, _ = c.run_plugin(harness.KUBECTL_VERSIONS[-1],
+                                           ["nixl", "--deployment", "nixl-bench-slow", "--transfer", "-o", "json"])
+            doc = harness.json_doc(self, rc, out, err)
+            steps = [ch["next"] for t in doc["targets"] for ch in t["checks"] if ch["name"] == "transfer"]
+            self.assertTrue(steps)
+            for step in steps:  # it finished, slowly: no "see where the test stops"
+                self.assertNotIn("by hand", step)
+                self.assertIn("compare the pair's ports", step)
+                self.assertIn("kubectl dynamo-icheck node -o wide --pod nixl-bench-slow-0-prefill "
+                              "--pod nixl-bench-slow-0-decode", step)
+
+
 if __name__ == "__main__":
     unittest.main()

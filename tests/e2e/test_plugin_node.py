@@ -169,8 +169,13 @@ class TestHealthy(NodeMixin, unittest.TestCase):
                     for pod in self.WORKERS:
                         self.assertIn(pod, out)
                     self.assertNotIn("frontend-5tq8v", out)
-                    self.assertEqual(out.count("  LAYER "), 4)  # one table per worker pod
+                    # the grid, one row per worker pod; r2n6d's optional skip keeps no table
+                    self.assertIn("4 pods, the worst status of each layer:\nPOD ", out)
+                    self.assertEqual(out.count("  LAYER "), 0)
                     self.assertIn("VERDICT  surface-ok", out)
+                    wide = c.run_plugin(v, ["node", "--deployment", "llama-70b-disagg", "-n", "dynamo",
+                                            "-o", "wide"])[1]
+                    self.assertEqual(wide.count("  TARGET "), 4)  # one table per worker pod
             self.assertEqual(harness.only_reads(c.request_log()), [])
 
 
@@ -333,7 +338,11 @@ class TestMultinode(MultinodeMixin, unittest.TestCase):
         with harness.FakeCluster(self.SCENARIO) as c:
             doc = self.check_roles_and_backend(c)
             self.assertEqual(statuses(doc)[self.WORKER], HEALTHY)  # its node is checked as the leader's
-            out = c.run_plugin(self.VERSION, ["node", "--deployment", self.SCENARIO, "-n", "dynamo"])[1]
+            args = ["node", "--deployment", self.SCENARIO, "-n", "dynamo"]
+            out = c.run_plugin(self.VERSION, args)[1]  # the grid's rows
+            self.assertRegex(out, "\n" + self.LEADER + " +decode leader ")
+            self.assertRegex(out, "\n" + self.WORKER + " +decode worker ")
+            out = c.run_plugin(self.VERSION, args + ["-o", "wide"])[1]  # each table's heading
             self.assertIn(self.LEADER + "  decode leader  ", out)
             self.assertIn(self.WORKER + "  decode worker  ", out)
             self.assertEqual(harness.only_reads(c.request_log()), [])

@@ -61,8 +61,11 @@ report::Finding judge_memlock(const recipe::Service& s, const EnvContext& ctx) {
       s, "memlock", Status::warn,
       "no IPC_LOCK capability, not privileged: RDMA registration may fail (unless the node's "
       "memlock limit is unlimited)",
-      ctx.v1alpha1 ? "extraPodSpec.mainContainer.securityContext.capabilities.add: [IPC_LOCK]"
-                   : "main container securityContext.capabilities.add: [IPC_LOCK]");
+      // From the service down, as the rdma-resource step says it: the path is pasteable.
+      ctx.v1alpha1 ? "services." + s.name +
+                         ".extraPodSpec.mainContainer.securityContext.capabilities.add: [IPC_LOCK]"
+                   : "components[" + s.name +
+                         "] main container securityContext.capabilities.add: [IPC_LOCK]");
 }
 
 }  // namespace icheck::rules::detail

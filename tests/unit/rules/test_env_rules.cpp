@@ -135,7 +135,9 @@ TEST_CASE("cross-node disagg with nothing set: UCX_TLS ok, no RDMA resource and 
   const auto* memlock = find(f, "VllmDecodeWorker memlock");
   REQUIRE(memlock);
   CHECK(memlock->status == Status::warn);
-  CHECK(memlock->next == "extraPodSpec.mainContainer.securityContext.capabilities.add: [IPC_LOCK]");
+  CHECK(memlock->next ==
+        "services.VllmDecodeWorker.extraPodSpec.mainContainer.securityContext.capabilities.add: "
+        "[IPC_LOCK]");
   CHECK(find(f, "Frontend UCX_TLS") == nullptr);
   for (const auto& finding : f) {
     CHECK(finding.status != Status::fail);
