@@ -26,6 +26,8 @@ MANIFEST = os.path.join(DIST, "dynamo-icheck.yaml")
 sys.path.insert(0, os.path.join(ROOT, "tests", "e2e"))
 import kubectl_finder  # noqa: E402
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import krew_rules  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import safe_tar  # noqa: E402
 
 SKIP = 77
@@ -72,9 +74,10 @@ def krew_install(platform, archive, krew_root):
     os.makedirs(bin_dir, exist_ok=True)
     link = os.path.join(bin_dir, "kubectl-" + name.replace("-", "_"))
     os.symlink(os.path.join(store, platform["bin"]), link)
-    # The one step krew leaves to the user (the manifest's caveats say it): the completion helper.
+    # The one step krew leaves to the user, as the manifest's caveats say it: a copy of the
+    # completion helper beside krew's link (it finds the plugin through that link).
     helper = "kubectl_complete-dynamo_icheck"
-    os.symlink(os.path.join(store, helper), os.path.join(bin_dir, helper))
+    shutil.copy2(os.path.join(store, helper), os.path.join(bin_dir, helper))
     return store, bin_dir
 
 
@@ -82,6 +85,9 @@ class Manifest(unittest.TestCase):
     def setUp(self):
         self.m = load_manifest()
         self.spec = self.m["spec"]
+
+    def test_krews_own_rules(self):
+        self.assertEqual(krew_rules.errors(self.m["metadata"]["name"], self.m), [])
 
     def test_header_and_name(self):
         self.assertEqual(self.m["apiVersion"], "krew.googlecontainertools.github.com/v1alpha2")
