@@ -45,6 +45,18 @@ TEST_CASE("colour wraps the padded cell and only when allowed") {
   CHECK(t.render(false) == "ok  x\n");
 }
 
+// The failing pod's table and the verdict: the end of the table output with one pod or two.
+constexpr const char* kDecodeTableAndVerdict =
+    "llama-decode-0  decode  node gpu-a04\n"
+    "  LAYER        CHECK    STATUS  DETAIL\n"
+    "  rdma-access  devices  fail    /dev/infiniband not mounted\n"
+    "\n"
+    "VERDICT  blocked  at rdma-access on the only decode pod (devices: /dev/infiniband "
+    "not mounted)\n"
+    "  pods   llama-decode-0\n"
+    "  next   request rdma/ib\n"
+    "  limit  no transfer was exercised\n";
+
 TEST_CASE("table output, exact") {
   const auto r = sample();
   const auto text = render(r, decide(r), {Format::table, false});
@@ -57,16 +69,8 @@ TEST_CASE("table output, exact") {
                 "\n"
                 "1 pod has every check ok: their tables are left out (-o wide shows "
                 "every table)\n"
-                "\n"
-                "llama-decode-0  decode  node gpu-a04\n"
-                "  LAYER        CHECK    STATUS  DETAIL\n"
-                "  rdma-access  devices  fail    /dev/infiniband not mounted\n"
-                "\n"
-                "VERDICT  blocked  at rdma-access on the only decode pod (devices: /dev/infiniband "
-                "not mounted)\n"
-                "  pods   llama-decode-0\n"
-                "  next   request rdma/ib\n"
-                "  limit  no transfer was exercised\n");
+                "\n" +
+                    std::string(kDecodeTableAndVerdict));
 }
 
 TEST_CASE("one pod: its table, exact") {
@@ -74,16 +78,8 @@ TEST_CASE("one pod: its table, exact") {
   r.targets.erase(r.targets.begin());
   const auto text = render(r, decide(r), {Format::table, false});
   CHECK(text == "context prod-a · namespace dynamo · deployment llama · 2 worker pods\n"
-                "\n"
-                "llama-decode-0  decode  node gpu-a04\n"
-                "  LAYER        CHECK    STATUS  DETAIL\n"
-                "  rdma-access  devices  fail    /dev/infiniband not mounted\n"
-                "\n"
-                "VERDICT  blocked  at rdma-access on the only decode pod (devices: /dev/infiniband "
-                "not mounted)\n"
-                "  pods   llama-decode-0\n"
-                "  next   request rdma/ib\n"
-                "  limit  no transfer was exercised\n");
+                "\n" +
+                    std::string(kDecodeTableAndVerdict));
 }
 
 TEST_CASE("wide output adds the next column") {
