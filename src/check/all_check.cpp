@@ -51,6 +51,7 @@ Expected<report::Report> check_all(const Options& options) {
   }
   add_cross_pod(*run);
   add_same_node_findings(*run);
+  add_pair_link_findings(*run, pair_candidates(*run));
   judge_nixl_pods(*run, options, *report);
   add_pod_targets(*run, *report);
   return std::move(*report);

@@ -392,4 +392,6 @@ Expected<report::Report> check_nixl(const Options& options) {
                      });
 }
 
+std::vector<rules::PairCandidate> pair_candidates(const PodRun& run) { return candidates(run); }
+
 }  // namespace icheck::check

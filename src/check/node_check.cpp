@@ -1,6 +1,7 @@
 #include "check/node_check.hpp"
 
 #include "check/next_commands.hpp"
+#include "check/nixl_check.hpp"
 #include "check/pod_pipeline.hpp"
 #include "dynamo/role.hpp"
 #include "probe/node_probe.hpp"
@@ -60,6 +61,7 @@ Expected<report::Report> check_node(const Options& options) {
       options, false, report::Layer::fabric, [](PodRun& run, const Options& o, report::Report& r) {
         judge_node_pods(run);
         add_same_node_findings(run);
+        add_pair_link_findings(run, pair_candidates(run));
         // Without pods there is nothing to transfer between: no --transfer to suggest.
         r.limitations.push_back(run.pods.empty() ? "no transfer was exercised"
                                                  : "no transfer was exercised: " +

@@ -8,6 +8,7 @@
 #include "probe/nixl/nixl_script.hpp"
 #include "probe/node_probe.hpp"
 #include "probe/node_script.hpp"
+#include "rules/pair/pair_link.hpp"
 #include "rules/pair/same_node.hpp"
 
 namespace icheck::check {
@@ -124,6 +125,24 @@ void add_same_node_findings(PodRun& run) {
   for (std::size_t i = 0; i < owners.size(); ++i) {
     auto& target = owners[i]->target.findings;
     target.insert(target.end(), findings[i].begin(), findings[i].end());
+  }
+}
+
+void add_pair_link_findings(PodRun& run, const std::vector<rules::PairCandidate>& candidates) {
+  std::vector<ProbedPod*> owners;  // the candidates' order: the parsed pods
+  for (auto& p : run.probed)
+    if (p.parsed)
+      owners.push_back(&p);
+  for (const auto& pair : rules::select_pairs(candidates, {}).pairs) {
+    auto& prefill = *owners[pair.prefill];
+    auto& decode = *owners[pair.decode];
+    auto found =
+        rules::pair_link_findings({prefill.probe.pod.name, prefill.probe.pod.node, &prefill.node},
+                                  {decode.probe.pod.name, decode.probe.pod.node, &decode.node});
+    auto& to_prefill = prefill.target.findings;
+    to_prefill.insert(to_prefill.end(), found.prefill.begin(), found.prefill.end());
+    auto& to_decode = decode.target.findings;
+    to_decode.insert(to_decode.end(), found.decode.begin(), found.decode.end());
   }
 }
 

@@ -8,8 +8,9 @@
 #include "check/pod_probe.hpp"
 #include "probe/facts.hpp"
 #include "probe/nixl/nixl_facts.hpp"
-#include "rules/nixl/nixl_backend.hpp"
 #include "report/model.hpp"
+#include "rules/nixl/nixl_backend.hpp"
+#include "rules/pair/pairing.hpp"
 #include "util/expected.hpp"
 
 #include <memory>
@@ -47,6 +48,12 @@ void start_report(const PodRun& run, report::Report& report);
 // node, nixl and all: a prefill and a decode pod on one node without RDMA in both
 // (rules/pair/same_node.hpp) get a "same node" finding; pods that could not be probed are left out.
 void add_same_node_findings(PodRun& run);
+
+// node and all: the prefill/decode pairs the transfer test would use (rules/pair/pairing.hpp,
+// its default cover of every node, over nixl_check.hpp's pair_candidates) get findings where the
+// RDMA path between the two pods is impossible or fragile (rules/pair/pair_link.hpp: link
+// layer, MTU, IB subnet, RoCE GIDs).
+void add_pair_link_findings(PodRun& run, const std::vector<rules::PairCandidate>& candidates);
 
 // Moves each probed pod's target into the report, its next steps made runnable as printed
 // (next_commands.hpp: the pod, node and kubectl flags filled in).

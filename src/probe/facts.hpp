@@ -3,6 +3,7 @@
 // Parsers fill them from raw text; rules (src/rules) judge them. Every optional / "found"
 // flag exists so a rule can tell "could not see" (skipped) from "saw a bad value" (fail).
 
+#include "probe/fabric/link_facts.hpp"
 #include "probe/platform/platform_facts.hpp"
 #include "probe/rdma_access/limit_facts.hpp"
 #include "probe/ucx/srq_facts.hpp"
@@ -330,6 +331,8 @@ struct NodeFacts {
 
   // IMEX/GPU fabric, PCIe, IOMMU/ACS, EFA, the KV worker's limits (node_script_platform.cpp)
   PlatformFacts platform;
+  // Error counters, MTUs, IB subnet prefixes of the ports (probe/fabric/link_facts.hpp)
+  LinkFacts link;
 
   const Tool* tool(const std::string& name) const;
   // The pod's /dev/infiniband/uverbs* nodes: one per HCA it can open.

@@ -1,9 +1,10 @@
 #include "probe/node_probe.hpp"
 
 #include "dynamo/transport_vars.hpp"
-#include "probe/fabric/fabric_parsers.hpp"
-#include "probe/parsers.hpp"
 #include "outside/mask.hpp"
+#include "probe/fabric/fabric_parsers.hpp"
+#include "probe/fabric/link_parsers.hpp"
+#include "probe/parsers.hpp"
 #include "probe/platform/platform_parsers.hpp"
 #include "util/text.hpp"
 
@@ -171,6 +172,7 @@ NodeFacts parse_node_probe(const ProbeOutput& out) {
   read_fabric(f);
   read_access(f);
   read_pod_fabric(f);
+  read_link(f);
   read_gpudirect(f);
   read_gpus(f);
   read_ucx(f);

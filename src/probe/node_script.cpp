@@ -1,6 +1,7 @@
 #include "probe/node_script.hpp"
 
 #include "dynamo/transport_vars.hpp"
+#include "probe/fabric/link_script.hpp"
 #include "probe/nixl/nixl_script.hpp"
 #include "probe/script_template.hpp"
 #include "probe/ucx/ucx_caps_script.hpp"
@@ -350,11 +351,13 @@ std::string with_deadline(std::string_view script, std::chrono::milliseconds bud
 }
 
 std::string_view node_probe_script() {
-  static const std::string script =
-      insert_before_done(insert_before_done(fill_env_patterns(kNodeTemplate, "@@TRANSPORT_ENV@@",
-                                                              dynamo::node_probe_env_patterns()),
-                                            node_platform_fragment()),
-                         ucx_caps_fragment());
+  static const std::string script = [] {
+    auto out =
+        fill_env_patterns(kNodeTemplate, "@@TRANSPORT_ENV@@", dynamo::node_probe_env_patterns());
+    for (auto fragment : {node_platform_fragment(), ucx_caps_fragment(), link_probe_fragment()})
+      out = insert_before_done(out, fragment);
+    return out;
+  }();
   return script;
 }
 

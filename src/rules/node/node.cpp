@@ -1,6 +1,7 @@
 #include "rules/node/node.hpp"
 
 #include "dynamo/transport_vars.hpp"
+#include "rules/fabric/link_rules.hpp"
 #include "rules/node/node_layers.hpp"
 
 namespace icheck::rules {
@@ -57,6 +58,7 @@ std::vector<report::Finding> judge_node(const probe::NodeFacts& facts, const Nod
   std::vector<report::Finding> out;
   append(out, node::judge_fabric(view));
   append(out, node::judge_pcie_nics(view));
+  append(out, node::judge_links(view));
   append(out, node::judge_rdma_access(view));
   append(out, node::judge_efa(view));
   append(out, node::judge_gpudirect(view));

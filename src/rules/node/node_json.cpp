@@ -1,5 +1,6 @@
 // node_facts_json: the typed facts of one target for `-o json|yaml` (camelCase, stable keys).
 #include "probe/parsers.hpp"
+#include "rules/fabric/link_json.hpp"
 #include "rules/node/node.hpp"
 #include "rules/node/node_view.hpp"
 #include "rules/node/platform_json.hpp"
@@ -106,6 +107,7 @@ boost::json::object node_facts_json(const probe::NodeFacts& f) {
       {"ucx", ucx_json(f)},
       {"transportEnv", env_json(f.transport_env)},
       {"platform", platform_facts_json(f.platform)},
+      {"links", link_facts_json(f)},
   };
 }
 
