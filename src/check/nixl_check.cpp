@@ -392,6 +392,8 @@ Expected<report::Report> check_nixl(const Options& options) {
                      });
 }
 
-std::vector<rules::PairCandidate> pair_candidates(const PodRun& run) { return candidates(run); }
+std::vector<rules::PairCandidate> pair_candidates(const PodRun& run) {
+  return candidates(run);
+}
 
 }  // namespace icheck::check

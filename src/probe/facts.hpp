@@ -4,6 +4,7 @@
 // flag exists so a rule can tell "could not see" (skipped) from "saw a bad value" (fail).
 
 #include "probe/fabric/link_facts.hpp"
+#include "probe/gpudirect/vm_facts.hpp"
 #include "probe/platform/platform_facts.hpp"
 #include "probe/rdma_access/limit_facts.hpp"
 #include "probe/ucx/srq_facts.hpp"
@@ -333,6 +334,8 @@ struct NodeFacts {
   PlatformFacts platform;
   // Error counters, MTUs, IB subnet prefixes of the ports (probe/fabric/link_facts.hpp)
   LinkFacts link;
+  // DMI and CPU-flag markers of a virtual machine (probe/gpudirect/vm_facts.hpp)
+  VmMarkers vm;
 
   const Tool* tool(const std::string& name) const;
   // The pod's /dev/infiniband/uverbs* nodes: one per HCA it can open.

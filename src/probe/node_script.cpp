@@ -2,6 +2,7 @@
 
 #include "dynamo/transport_vars.hpp"
 #include "probe/fabric/link_script.hpp"
+#include "probe/gpudirect/vm_script.hpp"
 #include "probe/nixl/nixl_script.hpp"
 #include "probe/script_template.hpp"
 #include "probe/ucx/ucx_caps_script.hpp"
@@ -354,7 +355,8 @@ std::string_view node_probe_script() {
   static const std::string script = [] {
     auto out =
         fill_env_patterns(kNodeTemplate, "@@TRANSPORT_ENV@@", dynamo::node_probe_env_patterns());
-    for (auto fragment : {node_platform_fragment(), ucx_caps_fragment(), link_probe_fragment()})
+    for (auto fragment : {node_platform_fragment(), ucx_caps_fragment(), link_probe_fragment(),
+                          vm_probe_fragment()})
       out = insert_before_done(out, fragment);
     return out;
   }();

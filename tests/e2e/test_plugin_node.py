@@ -32,7 +32,8 @@ NO_UCX = dict(ucx__gpudirect=None, version=None, transports=SKIP)
 SCENARIOS = {
     "node-roce": ({
         "node-roce-0-decode-a": changed(HEALTHY, roce__addressing=WARN, adapter__rate=None),
-        "node-roce-0-decode-b": changed(HEALTHY, roce__addressing=OK, adapter__rate=None)}, "surface-ok", None),
+        "node-roce-0-decode-b": changed(HEALTHY, roce__addressing=OK, adapter__rate=None),
+        "node-roce-0-prefill-ok": changed(HEALTHY, roce__addressing=WARN, adapter__rate=None)}, "surface-ok", None),
     "node-grace": ({
         "node-grace-0-decode-a": changed(HEALTHY, nic__affinity=OK),
         "node-grace-0-decode-b": changed(HEALTHY, nic__affinity=OK, UCX_NET_DEVICES=SKIP)}, "surface-ok", None),
@@ -47,7 +48,8 @@ SCENARIOS = {
     "node-roce-gids": ({
         "node-roce-gids-0-decode-a": changed(HEALTHY, adapter__rate=None, roce__gids=FAIL, roce__addressing=WARN),
         "node-roce-gids-0-decode-b": changed(HEALTHY, adapter__rate=None, roce__gids=OK, roce__addressing=WARN),
-        "node-roce-gids-0-decode-c": changed(HEALTHY, adapter__rate=None, roce__gids=FAIL, roce__addressing=WARN)},
+        "node-roce-gids-0-decode-c": changed(HEALTHY, adapter__rate=None, roce__gids=FAIL, roce__addressing=WARN),
+        "node-roce-gids-0-prefill-ok": changed(HEALTHY, adapter__rate=None, roce__addressing=WARN)},
         "blocked", "rdma-access"),
     "node-no-uverbs": ({
         "node-no-uverbs-0-decode-a": changed(HEALTHY, devices=FAIL)}, "blocked", "rdma-access"),
@@ -81,6 +83,10 @@ SCENARIOS = {
     "node-ucx-kv-caps": ({
         "node-ucx-kv-caps-0-decode-a": changed(HEALTHY, transports=FAIL),
         "node-ucx-kv-caps-0-decode-b": changed(HEALTHY, UCX_TLS=FAIL)}, "blocked", "ucx"),
+    "node-gpu-rails": ({
+        "node-gpu-rails-0-decode-a": changed(HEALTHY, nic__affinity=OK, gpu__rails=WARN)}, "unconfirmed", "nvlink"),
+    "node-vm": ({
+        "node-vm-0-decode-a": changed(HEALTHY, virtual__machine=WARN)}, "unconfirmed", "gpudirect"),
     "node-allocation-unknown": ({
         "node-allocation-unknown-0-decode-a": changed(HEALTHY, devices=WARN, UCX_NET_DEVICES=WARN)},
         "unconfirmed", "rdma-access"),
@@ -107,6 +113,10 @@ DETAILS = {
     ("node-port-down-linkup-0-decode-a", "port mlx5_3:1"): "Down with the physical link up: not the cable",
     ("node-roce-gids-0-decode-a", "roce gids"): "mlx5_0..7:1 (RoCE): every GID sits on ens0f0np0, ens1f0np0, ens2f0np0, ens3f0np0, ens4f0np0, ens5f0np0, ens6f0np0, ens7f0np0, not in the pod's network namespace (the pod has eth0, lo)",
     ("node-roce-gids-0-decode-b", "roce addressing"): "UCX_IB_GID_INDEX=0 names RoCE v1 on mlx5_0..7:1; the RoCE v2 IPv4 entry is index 3",
+    ("node-gpu-rails-0-decode-a", "gpu rails"):
+        "UCX_NET_DEVICES=mlx5_0:1: 6 of 8 GPUs' nearest NIC is not one UCX uses, so their KV crosses the CPU to "
+        "mlx5_0; each should use its own: GPU2→mlx5_2/mlx5_3 (PXB)",
+    ("node-vm-0-decode-a", "virtual machine"): "a virtual machine (CPU flag hypervisor, sys_vendor QEMU, product_name Standard PC (Q35 + ICH9, 2009))",
     ("node-toolless-0-decode-a", "nvidia-smi"): "nvidia-smi not in the image",
     ("node-toolless-0-decode-a", "transports"): "ucx_info not in the image",
     ("node-no-gpu-driver-0-decode-a", "nvidia-smi"): "couldn't communicate with the NVIDIA driver",
@@ -188,7 +198,7 @@ class TestNodeScenarios(NodeMixin, unittest.TestCase):
         with harness.FakeCluster(name) as c:
             rc, doc, err, secs = self.run_json(c, version, ["--deployment", dgd, "-n", "dynamo"])
             got = statuses(doc)
-            pods = dict(pods, **{name + "-0-prefill-ok": HEALTHY})
+            pods = {name + "-0-prefill-ok": HEALTHY, **pods}
             self.assertEqual(set(got), set(pods))
             for pod, want in pods.items():
                 self.assertEqual(got[pod], want, pod)
@@ -264,6 +274,20 @@ class TestNodeScenarios(NodeMixin, unittest.TestCase):
     def test_allocation_unknown(self):
         self.check_scenario("node-allocation-unknown", self.VERSION)
 
+    def test_gpu_rails(self):
+        _, doc = self.check_scenario("node-gpu-rails", self.VERSION)
+        rails = check_of(doc, "decode-a", "gpu rails")
+        self.assertIn("every GPU's traffic through mlx5_0 while mlx5_1, mlx5_2, mlx5_3, mlx5_4, mlx5_5, mlx5_6, mlx5_7 idle",
+                      rails["detail"])
+        self.assertEqual(rails["next"], "UCX_NET_DEVICES=" + ",".join(f"mlx5_{n}:1" for n in range(8)))
+        nearest = [t["facts"]["nearestNics"] for t in doc["targets"] if t["name"].endswith("decode-a")][0]
+        self.assertEqual(nearest["GPU0"], ["mlx5_0", "mlx5_1"])
+
+    def test_virtual_machine(self):
+        _, doc = self.check_scenario("node-vm", self.VERSION)
+        vm = [t["facts"]["vm"] for t in doc["targets"] if t["name"].endswith("decode-a")][0]
+        self.assertEqual((vm["sysVendor"], vm["hypervisorFlag"], vm["virtualMachine"]), ("QEMU", True, True))
+
     def test_ucx_env_without_rdma(self):
         self.check_scenario("node-ucx-env-no-rdma", self.VERSION)
 
@@ -299,6 +323,45 @@ class TestSameNode(NodeMixin, unittest.TestCase):
                     self.assertEqual(rc, VERDICT_RC["blocked"], err)
                     if mode == "nixl":  # NIXL itself is not the first failure: the same-node pair is
                         self.assertEqual(doc["verdict"].get("layer"), "nvlink", doc["verdict"])
+            self.assertEqual(harness.only_reads(c.request_log()), [])
+
+
+class TestLinkAndPair(NodeMixin, unittest.TestCase):
+    """Link error counters, a RoCE netdev MTU, and two prefill/decode pairs on three nodes whose
+    RDMA paths do not meet (link layer, MTU, IB subnet). The healthy pairs of TestHealthy get none
+    of these findings."""
+    SCENARIO = "node-pair-link"
+    WANT = {
+        "node-pair-link-0-prefill-a": changed(HEALTHY, port__errors=WARN, pair__mtu=WARN, pair__subnet=WARN,
+                                              pair__link__layer=FAIL),
+        "node-pair-link-0-decode-a": changed(HEALTHY, pair__mtu=WARN, pair__subnet=WARN),
+        "node-pair-link-0-decode-b": changed(HEALTHY, adapter__rate=None, roce__addressing=WARN, mtu=WARN,
+                                             pair__link__layer=FAIL),
+    }
+
+    def test_link_facts_and_pair_findings(self):
+        with harness.FakeCluster(self.SCENARIO) as c:
+            rc, doc, err, _ = self.run_json(c, "1.32", ["--deployment", self.SCENARIO, "-n", "dynamo"])
+            self.assertEqual(statuses(doc), self.WANT)
+            details = harness.details(doc)
+            self.assertIn("mlx5_3:1 link_downed 3, symbol_error 12 (cumulative since boot",
+                          details[("node-pair-link-0-prefill-a", "port errors")])
+            self.assertIn("RDMA MTU 1024 on mlx5_0..7:1 (netdev MTU 1500: ",
+                          details[("node-pair-link-0-decode-b", "mtu")])
+            layer = details[("node-pair-link-0-decode-b", "pair link layer")]
+            self.assertIn("prefill pod node-pair-link-0-prefill-a (node node-pair-a): InfiniBand on mlx5_0..7:1", layer)
+            self.assertIn("decode pod node-pair-link-0-decode-b (node node-pair-c): RoCE on mlx5_0..7:1", layer)
+            mtu = details[("node-pair-link-0-decode-a", "pair mtu")]
+            self.assertIn("(node node-pair-a): RDMA MTU 4096 on mlx5_0..7:1", mtu)
+            self.assertIn("(node node-pair-b): RDMA MTU 2048 on mlx5_0..7:1", mtu)
+            self.assertIn("fe80:0000:0000:0006 on mlx5_0..7:1", details[("node-pair-link-0-decode-a", "pair subnet")])
+            ports = {t["name"]: {p["port"]: p for p in t["facts"]["links"]["ports"]} for t in doc["targets"]}
+            self.assertEqual(ports["node-pair-link-0-prefill-a"]["mlx5_3:1"]["counters"]["symbol_error"], 12)
+            self.assertEqual(ports["node-pair-link-0-decode-a"]["mlx5_0:1"]["rdmaMtu"], 2048)
+            self.assertEqual(ports["node-pair-link-0-decode-a"]["mlx5_0:1"]["subnetPrefix"], "fe80:0000:0000:0006")
+            self.assertEqual(ports["node-pair-link-0-decode-b"]["mlx5_0:1"]["netdevMtu"], 1500)
+            self.assertEqual((doc["verdict"]["status"], doc["verdict"].get("layer")), ("blocked", "fabric"))
+            self.assertEqual(rc, VERDICT_RC["blocked"], err)
             self.assertEqual(harness.only_reads(c.request_log()), [])
 
 

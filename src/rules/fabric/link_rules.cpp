@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <array>
+#include <map>
 
 namespace icheck::rules::node {
 namespace {
@@ -66,29 +67,42 @@ std::string netdev_of(const probe::NodeFacts& f, const IbPort& p) {
   return !p.netdev.empty() && mtus.count(p.netdev) ? p.netdev : std::string();
 }
 
+// "RDMA MTU 1024 of 4096": ports that say the same (and sit on one netdev MTU) are grouped.
 std::string mtu_text(const PortMtu& m) {
   std::string t = "RDMA MTU " + std::to_string(*m.rdma);
   if (m.max)
     t += " of " + std::to_string(*m.max);
-  if (m.netdev)
-    t += " (netdev " + m.netdev_name + " MTU " + std::to_string(*m.netdev) + ")";
   return t;
 }
 
+struct LowMtu {
+  std::vector<std::string> ports, netdevs;
+};
+
 std::optional<report::Finding> roce_mtu(const NodeView& v) {
-  std::vector<std::string> low;
+  std::map<std::pair<std::string, std::optional<int>>, LowMtu> low;  // (RDMA MTU, netdev MTU)
   for (const auto* p : kv_ports(v)) {
     if (p->link_layer != LinkLayer::ethernet)
       continue;
     auto m = port_mtu(v.facts, *p);
-    if (m.rdma && *m.rdma < (m.max ? *m.max : 4096))
-      low.push_back(port_id(*p) + " " + mtu_text(m));
+    if (!m.rdma || *m.rdma >= (m.max ? *m.max : 4096))
+      continue;
+    auto& group = low[{mtu_text(m), m.netdev}];
+    group.ports.push_back(port_id(*p));
+    if (m.netdev)
+      group.netdevs.push_back(m.netdev_name);
   }
   if (low.empty())
     return std::nullopt;
+  std::vector<std::string> parts;
+  for (const auto& [key, group] : low)
+    parts.push_back(key.first + " on " + port_range(group.ports) +
+                    (key.second ? " (netdev MTU " + std::to_string(*key.second) + ": " +
+                                      name_range(group.netdevs) + ")"
+                                : ""));
   return finding(
       Layer::fabric, "mtu", Status::warn,
-      "RoCE netdev MTU below what RDMA needs: " + join(low, "; ") +
+      "RoCE netdev MTU below what RDMA needs: " + join(parts, "; ") +
           ": a 4096-byte RDMA MTU needs a netdev MTU of " + std::to_string(roce_mtu_for_4096()) +
           " or more; peers at a larger MTU hang or drop (NCCL #1524, #1957)",
       "set the RoCE netdevs' MTU to 9000 (or at least " + std::to_string(roce_mtu_for_4096()) +

@@ -2,6 +2,7 @@
 
 #include "dynamo/transport_vars.hpp"
 #include "rules/fabric/link_rules.hpp"
+#include "rules/gpudirect/vm_rules.hpp"
 #include "rules/node/node_layers.hpp"
 
 namespace icheck::rules {
@@ -36,7 +37,7 @@ bool rdma_layer(const report::Finding& f) {
   if (f.layer == Layer::fabric || f.layer == Layer::rdma_access) return true;
   if (f.layer == Layer::gpudirect) return f.name != "gdrcopy";
   return f.name == "transports" || f.name == dynamo::kUcxNetDevicesVar ||
-         f.name == "roce addressing" || f.name == "nccl gid index";
+         f.name == "roce addressing" || f.name == "nccl gid index" || f.name == "gpu rails";
 }
 
 // When the RDMA path is not what carries KV, its findings are shown, not judged: a fail reads
@@ -63,6 +64,8 @@ std::vector<report::Finding> judge_node(const probe::NodeFacts& facts, const Nod
   append(out, node::judge_efa(view));
   append(out, node::judge_gpudirect(view));
   append(out, node::judge_pcie_gpus(view));
+  if (auto f = node::judge_vm(view))
+    out.push_back(*f);
   append(out, node::judge_nvlink(view));
   append(out, node::judge_nvlink_fabric(view));
   append(out, node::judge_ucx(view));

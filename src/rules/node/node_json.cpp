@@ -1,9 +1,11 @@
 // node_facts_json: the typed facts of one target for `-o json|yaml` (camelCase, stable keys).
 #include "probe/parsers.hpp"
 #include "rules/fabric/link_json.hpp"
+#include "rules/gpudirect/vm_rules.hpp"
 #include "rules/node/node.hpp"
 #include "rules/node/node_view.hpp"
 #include "rules/node/platform_json.hpp"
+#include "rules/nvlink/gpu_rails.hpp"
 #include "rules/ucx/ucx_view.hpp"
 
 #include <boost/json.hpp>
@@ -108,6 +110,8 @@ boost::json::object node_facts_json(const probe::NodeFacts& f) {
       {"transportEnv", env_json(f.transport_env)},
       {"platform", platform_facts_json(f.platform)},
       {"links", link_facts_json(f)},
+      {"vm", node::vm_facts_json(f.vm)},
+      {"nearestNics", node::nearest_nics_json(f)},
   };
 }
 

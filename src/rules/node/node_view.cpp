@@ -92,6 +92,27 @@ std::vector<GpuNicCell> gpu_nic_cells(const probe::Topology& t) {
   return out;
 }
 
+int topo_distance(probe::TopoLinkKind k) {
+  using probe::TopoLinkKind;
+  switch (k) {
+  case TopoLinkKind::pix:
+    return 0;
+  case TopoLinkKind::psb:
+    return 0;
+  case TopoLinkKind::pxb:
+    return 1;
+  case TopoLinkKind::phb:
+    return 2;
+  case TopoLinkKind::node:
+    return 3;
+  case TopoLinkKind::sys:
+  case TopoLinkKind::soc:
+    return 4;
+  default:
+    return 5;
+  }
+}
+
 RdmaDevices rdma_devices(const probe::NodeFacts& f) {
   if (!f.sysfs_devices.empty()) return {&f.sysfs_devices, "sysfs"};
   if (!f.ibstat.devices.empty()) return {&f.ibstat.devices, "ibstat"};

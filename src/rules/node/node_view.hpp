@@ -34,6 +34,8 @@ NodeView make_view(const probe::NodeFacts& facts, const NodeContext& ctx);
 // GPU-affine: the NIC sits under the GPU's PCIe switch (PIX, PXB, PSB), so GPUDirect RDMA
 // bypasses the CPU. The one definition for NIC roles and the "nic affinity" finding.
 bool close_to_gpu(probe::TopoLinkKind k);
+// How far a GPU-NIC cell is: PIX/PSB 0, PXB 1, PHB 2, NODE 3, SYS/SOC 4, anything else 5.
+int topo_distance(probe::TopoLinkKind k);
 
 // The RDMA devices from the most universal source that saw any: sysfs, else ibstat, else
 // ibv_devinfo. Every reader of "the pod's HCAs" (rules, summary, JSON facts, cross-pod) uses it.

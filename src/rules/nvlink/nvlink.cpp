@@ -2,6 +2,7 @@
 // each GPU's nearest NIC (UCX_NET_DEVICES against them is judged in rules/ucx/net_devices.cpp).
 #include "dynamo/transport_vars.hpp"
 #include "rules/node/node_layers.hpp"
+#include "rules/nvlink/gpu_rails.hpp"
 
 #include <algorithm>
 #include <map>
@@ -141,18 +142,6 @@ std::optional<report::Finding> links(const NodeView& v) {
                      std::to_string(s.gpus.size()) + " GPU" + (s.gpus.size() == 1 ? "" : "s"));
 }
 
-int distance(TopoLinkKind k) {
-  switch (k) {
-    case TopoLinkKind::pix: return 0;
-    case TopoLinkKind::psb: return 0;
-    case TopoLinkKind::pxb: return 1;
-    case TopoLinkKind::phb: return 2;
-    case TopoLinkKind::node: return 3;
-    case TopoLinkKind::sys: case TopoLinkKind::soc: return 4;
-    default: return 5;
-  }
-}
-
 // Each GPU's nearest NIC: PIX/PXB lets GPUDirect RDMA bypass the CPU; NODE/SYS crosses it.
 std::optional<report::Finding> nic_affinity(const NodeView& v) {
   if (!v.facts.topo) return std::nullopt;
@@ -167,7 +156,8 @@ std::optional<report::Finding> nic_affinity(const NodeView& v) {
   std::vector<std::pair<std::string, const GpuNicCell*>> nearest;  // per GPU, in row order
   for (const auto& c : cells) {
     if (nearest.empty() || nearest.back().first != c.gpu) nearest.emplace_back(c.gpu, &c);
-    else if (distance(c.link.kind) < distance(nearest.back().second->link.kind)) nearest.back().second = &c;
+    else if (topo_distance(c.link.kind) < topo_distance(nearest.back().second->link.kind))
+      nearest.back().second = &c;
   }
   std::vector<std::string> far;
   for (const auto& [gpu, c] : nearest)
@@ -207,6 +197,8 @@ std::vector<report::Finding> judge_nvlink(const NodeView& v) {
                              "nvidia-smi topo -m"));
   if (auto f = links(v)) out.push_back(*f);
   if (auto f = nic_affinity(v)) out.push_back(*f);
+  if (auto f = gpu_rails(v))
+    out.push_back(*f);
   if (auto f = mnnvl(v))
     out.push_back(*f);
   return out;

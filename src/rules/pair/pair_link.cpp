@@ -50,7 +50,7 @@ Side side_of(const PairPod& pod) {
     if (m.rdma)
       s.rdma_mtu[*m.rdma].push_back(id);
     if (m.netdev)
-      s.netdev_mtu[*m.netdev].push_back(id + " " + m.netdev_name);
+      s.netdev_mtu[*m.netdev].push_back(m.netdev_name);
     if (p->link_layer == LinkLayer::infiniband)
       if (auto it = pod.facts->link.ports.find(id); it != pod.facts->link.ports.end())
         if (auto prefix = it->second.subnet_prefix(); !prefix.empty())
@@ -112,17 +112,6 @@ bool disjoint_sets(const std::set<std::string>& a, const std::set<std::string>& 
   return std::none_of(a.begin(), a.end(), [&](const std::string& x) { return b.count(x) > 0; });
 }
 
-report::Finding finding(const char* name, Layer layer, Status status, std::string detail,
-                        std::string next) {
-  report::Finding f;
-  f.name = name;
-  f.layer = layer;
-  f.status = status;
-  f.detail = std::move(detail);
-  f.next = std::move(next);
-  return f;
-}
-
 std::string both(const Side& p, const Side& d, const std::string& pv, const std::string& dv) {
   return who(p, "prefill") + ": " + pv + "; " + who(d, "decode") + ": " + dv;
 }
@@ -132,13 +121,15 @@ std::vector<report::Finding> judge(const Side& p, const Side& d) {
   auto layers = [](const Side& s) { return listing(s.layers, layer_word); };
   auto bytes = [](int v) { return std::to_string(v); };
   auto same = [](const std::string& v) { return v; };
-  if (disjoint(p.layers, d.layers))
-    out.push_back(
-        finding("pair link layer", Layer::fabric, Status::fail,
-                "KV ports on different link layers, no RDMA path between them: " +
-                    both(p, d, layers(p), layers(d)),
-                "schedule prefill and decode onto nodes of one fabric (a nodeSelector or "
-                "node affinity on the fabric's node label), or give both the same RDMA resource"));
+  if (disjoint(p.layers, d.layers)) {
+    out.push_back(node::finding(
+        Layer::fabric, "pair link layer", Status::fail,
+        "KV ports on different link layers, no RDMA path between them: " +
+            both(p, d, layers(p), layers(d)),
+        "schedule prefill and decode onto nodes of one fabric (a nodeSelector or "
+        "node affinity on the fabric's node label), or give both the same RDMA resource"));
+    return out;  // no path at all: how it would be configured does not matter
+  }
   if (differ(p.rdma_mtu, d.rdma_mtu) || differ(p.netdev_mtu, d.netdev_mtu)) {
     auto mtus = [&](const Side& s) {
       auto t = "RDMA MTU " + listing(s.rdma_mtu, bytes);
@@ -146,16 +137,16 @@ std::vector<report::Finding> judge(const Side& p, const Side& d) {
         t += ", netdev MTU " + listing(s.netdev_mtu, bytes);
       return t;
     };
-    out.push_back(finding(
-        "pair mtu", Layer::fabric, Status::warn,
+    out.push_back(node::finding(
+        Layer::fabric, "pair mtu", Status::warn,
         "MTUs differ between the pair's KV ports: " + both(p, d, mtus(p), mtus(d)) +
             " (a side that does not settle on the smaller one gets QP errors or hangs: NCCL #1524)",
         "give every node's KV ports one MTU (IB: the subnet manager's partition MTU; RoCE: the "
         "netdev and switch MTU, e.g. 9000)"));
   }
   if (disjoint(p.prefix, d.prefix))
-    out.push_back(finding(
-        "pair subnet", Layer::fabric, Status::warn,
+    out.push_back(node::finding(
+        Layer::fabric, "pair subnet", Status::warn,
         "InfiniBand subnet prefixes differ (GID 0): " +
             both(p, d, listing(p.prefix, same), listing(d.prefix, same)) +
             ": two IB subnets meet only through an IB router",
@@ -170,11 +161,11 @@ std::vector<report::Finding> judge(const Side& p, const Side& d) {
              (s.families.empty() ? "" : ", " + set_text(s.families)) + " GIDs";
     };
     out.push_back(
-        finding("pair gids", Layer::rdma_access, Status::warn,
-                "RoCE GIDs do not meet: " + both(p, d, gids(p), gids(d)) +
-                    " (a RoCE v1 GID cannot reach a v2 one, an IPv4 GID not an IPv6 one)",
-                "give both nodes' RoCE netdevs addresses of one family and one RoCE version "
-                "(UCX_IB_GID_INDEX names the entry): show_gids on each node"));
+        node::finding(Layer::rdma_access, "pair gids", Status::warn,
+                      "RoCE GIDs do not meet: " + both(p, d, gids(p), gids(d)) +
+                          " (a RoCE v1 GID cannot reach a v2 one, an IPv4 GID not an IPv6 one)",
+                      "give both nodes' RoCE netdevs addresses of one family and one RoCE version "
+                      "(UCX_IB_GID_INDEX names the entry): show_gids on each node"));
   }
   return out;
 }

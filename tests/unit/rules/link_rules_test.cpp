@@ -75,7 +75,7 @@ TEST_CASE("mtu: a RoCE KV port on a 1500-byte netdev warns with both MTUs and 90
   const auto& f = find(judge(roce_bond("lo 65536\nbond1 1500\nb3.vxlan.30100 1450\n")), "mtu");
   CHECK(f.layer == Layer::fabric);
   CHECK(f.status == Status::warn);
-  CHECK(contains(f.detail, "mlx5_bond_0:1 RDMA MTU 1024 (netdev bond1 MTU 1500)"));
+  CHECK(contains(f.detail, "RDMA MTU 1024 on mlx5_bond_0:1 (netdev MTU 1500: bond1)"));
   CHECK(contains(f.detail, "needs a netdev MTU of 4192 or more"));
   CHECK_FALSE(has(judge(roce_bond("lo 65536\nbond1 9000\nb3.vxlan.30100 8950\n")), "mtu"));
   CHECK_FALSE(has(judge(roce_bond("")), "mtu"));  // the netdev's MTU unread: nothing claimed
@@ -89,7 +89,7 @@ TEST_CASE("mtu: ibv_devinfo's active_mtu 1024 of 4096 on a RoCE VF (Azure) warns
   auto azure = fixture("ibv_devinfo/azure-hbv2-roce-an-and-ib-renamed-devices.txt");
   p.set("ibv_devinfo", text::replace_all(azure, "rdmaP23800p0s2", "mlx5_bond_0"));
   const auto& f = find(judge(p), "mtu");
-  CHECK(contains(f.detail, "mlx5_bond_0:1 RDMA MTU 1024 of 4096"));
+  CHECK(contains(f.detail, "RDMA MTU 1024 of 4096 on mlx5_bond_0:1"));
   auto ib = healthy_h100().set(
       "ibv_devinfo", fixture("ibv_devinfo/cx6-hdr-vv-port-active-and-port-down-ucx9908.txt"));
   CHECK_FALSE(has(judge(ib), "mtu"));
