@@ -152,8 +152,7 @@ struct NvidiaDriver {
 };
 
 struct Gdrcopy {
-  bool dev_gdrdrv = false;             // /dev/gdrdrv exists
-  bool dev_gdrdrv_read = false;        // its section arrived whole: absence means absent
+  bool dev_gdrdrv = false;                // /dev/gdrdrv exists
   std::optional<int> proc_devices_major;  // "509 gdrdrv" in /proc/devices
   bool module = false;                 // gdrdrv in /proc/modules, lsmod or /sys/module
 };

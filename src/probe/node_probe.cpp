@@ -75,10 +75,8 @@ void read_gpudirect(NodeFacts& f) {
   if (const Tool* t = f.tool("lsmod"); f.modules.empty() && has_output(t)) f.modules = parse_lsmod(t->output);
   for (const auto& m : f.modules) note_module(f, m.name);
   if (const Tool* t = f.tool("nvidia_driver"); t && t->found) f.nvidia_driver = parse_nvidia_driver_version(t->output);
-  if (const Tool* t = f.tool("dev_gdrdrv")) {
+  if (const Tool* t = f.tool("dev_gdrdrv"))
     f.gdrcopy.dev_gdrdrv = t->found && !t->truncated;
-    f.gdrcopy.dev_gdrdrv_read = !t->truncated;
-  }
   if (const Tool* t = f.tool("proc_devices"); t && t->found)
     f.gdrcopy.proc_devices_major = parse_proc_devices_major(t->output, "gdrdrv");
 }

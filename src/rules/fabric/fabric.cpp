@@ -187,6 +187,11 @@ std::optional<report::Finding> ibstat_failure(const NodeView& v) {
 std::vector<report::Finding> judge_fabric(const NodeView& v) {
   auto ports = all_ports(v);
   if (ports.empty()) return {no_hca(v)};
+  // Cut inside /sys/class/infiniband: "4: ACT" is no port state; nothing after the cut is known.
+  if (const auto* t = v.facts.tool("sysfs_ib"); v.source == "sysfs" && t && t->truncated)
+    return {finding(Layer::fabric, "ports", Status::skipped,
+                    "the probe's output was cut inside /sys/class/infiniband: port states unknown",
+                    "rerun the check")};
   std::vector<const IbPort*> active;
   for (const auto* p : ports)
     if (is_active(*p)) active.push_back(p);

@@ -70,10 +70,8 @@ report::Finding gdrcopy(const NodeView& v) {
   const char* next = "optional: gdrdrv on the node (GPU Operator gdrcopy.enabled=true) and /dev/gdrdrv in the pod";
   if (g.dev_gdrdrv) return finding(Layer::gpudirect, "gdrcopy", Status::ok, "/dev/gdrdrv present: GDRCopy usable", {}, false);
   // An empty or cut probe output read nothing: that is not "absent".
-  if (!g.dev_gdrdrv_read)
-    return finding(Layer::gpudirect, "gdrcopy", Status::skipped,
-                   "/dev/gdrdrv not read: the probe output ended before it", "rerun the check",
-                   false);
+  if (not_read(v.facts, "dev_gdrdrv"))
+    return not_read_finding(Layer::gpudirect, "gdrcopy", "/dev/gdrdrv", false);
   if (g.module || g.proc_devices_major)
     return finding(Layer::gpudirect, "gdrcopy", Status::warn,
                    "gdrdrv loaded on the node but /dev/gdrdrv is not in the pod: GDRCopy not used (optional)", next, false);

@@ -181,6 +181,17 @@ std::optional<std::string> env(const probe::NodeFacts& f, std::string_view name)
   return it->second;
 }
 
+bool not_read(const probe::NodeFacts& f, const std::string& section) {
+  const auto* t = f.tool(section);
+  return t == nullptr || t->truncated;
+}
+
+report::Finding not_read_finding(report::Layer layer, std::string name, const std::string& what,
+                                 bool required) {
+  return finding(layer, std::move(name), report::Status::skipped,
+                 what + " not read: the probe output ended before it", "rerun the check", required);
+}
+
 bool cut_before(const probe::NodeFacts& f, const std::string& section) {
   if (f.script_complete) return false;
   const auto* t = f.tool(section);

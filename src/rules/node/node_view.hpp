@@ -69,6 +69,12 @@ std::optional<std::string> env(const probe::NodeFacts& f, std::string_view name)
 // The probe's output ended (output cap, lost stdout) before this section was complete: what it
 // would have said is unknown, never "absent".
 bool cut_before(const probe::NodeFacts& f, const std::string& section);
+// The section is missing or cut (the output ended before it or inside it): nothing it would say
+// was read, so no finding may call its tool or file absent, nor judge what it cut.
+bool not_read(const probe::NodeFacts& f, const std::string& section);
+// "<what> not read: the probe output ended before it" (skipped; rerun).
+report::Finding not_read_finding(report::Layer layer, std::string name, const std::string& what,
+                                 bool required = true);
 // HCAs in sysfs that the pod has no uverbs node for (NodeFacts::unallocated_devices).
 std::vector<std::string> unallocated_names(const probe::NodeFacts& f);
 // Empty when the pod's HCAs are told from the node's (NodeFacts::allocation_known), else why not,

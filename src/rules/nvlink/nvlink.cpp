@@ -193,6 +193,8 @@ std::vector<report::Finding> judge_nvlink(const NodeView& v) {
   std::vector<report::Finding> out;
   if (auto f = smi_failure(v)) out.push_back(*f);
   else if (v.facts.topo) out.push_back(topology(*v.facts.topo));
+  else if (not_read(v.facts, "nvidia_smi_topo"))
+    out.push_back(not_read_finding(Layer::nvlink, "topology", "nvidia-smi topo -m"));
   else out.push_back(finding(Layer::nvlink, "topology", Status::skipped, "nvidia-smi topo -m gave no output",
                              "nvidia-smi topo -m"));
   if (auto f = links(v)) out.push_back(*f);

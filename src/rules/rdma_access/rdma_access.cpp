@@ -92,6 +92,8 @@ std::optional<report::Finding> verbs_provider(const NodeView& v) {
   std::size_t sysfs = v.facts.sysfs_devices.size();
   if (sysfs == 0) return std::nullopt;
   const auto* tool = verbs_tool(v);
+  if (tool == nullptr && not_read(v.facts, "ibv_devinfo") && not_read(v.facts, "ibv_devices"))
+    return not_read_finding(Layer::rdma_access, "verbs", "ibv_devinfo");
   if (tool == nullptr)
     return finding(Layer::rdma_access, "verbs", Status::skipped,
                    "ibv_devinfo not in the image: cannot tell whether a verbs provider opens the HCAs",

@@ -97,6 +97,8 @@ report::Finding without_ucx_info(const NodeView& v) {
                        (all ? "; NIXL's UCX backend cannot move KV over RDMA" : ""),
                    rc_next);
   }
+  if (not_read(v.facts, "ucx_info_d"))
+    return not_read_finding(Layer::ucx, "transports", "ucx_info -d");
   return finding(Layer::ucx, "transports", Status::skipped,
                  "ucx_info not in the image (Dynamo's vLLM images carry UCX only inside the NIXL "
                  "wheel): cannot see "

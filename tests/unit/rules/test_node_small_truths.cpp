@@ -106,8 +106,35 @@ TEST_CASE("node: an empty or cut probe output does not say /dev/gdrdrv absent") 
   auto absent = find(judge(p), "gdrcopy");
   CHECK(absent.status == Status::warn);
   CHECK(contains(absent.detail, "/dev/gdrdrv absent"));
-  // Nothing read at all.
-  auto empty = rules::judge_node(probe::parse_node_probe(""), {});
-  if (has(empty, "gdrcopy"))
-    CHECK(find(empty, "gdrcopy").status == Status::skipped);
+}
+
+TEST_CASE("node: an empty probe output says what was not read, never that a tool is missing") {
+  const auto empty = rules::judge_node(probe::parse_node_probe(""), {});
+  for (const auto& f : empty) {
+    CAPTURE(f.name);
+    CHECK(f.status == Status::skipped);
+    CHECK(f.detail.find("not in the image") == std::string::npos);
+    CHECK(f.detail.find("absent") == std::string::npos);
+  }
+  CHECK(find(empty, "transports").detail ==
+        "ucx_info -d not read: the probe output ended before it");
+  CHECK(find(empty, "topology").detail ==
+        "nvidia-smi topo -m not read: the probe output ended before it");
+  CHECK(find(empty, "gdrcopy").detail == "/dev/gdrdrv not read: the probe output ended before it");
+}
+
+TEST_CASE("node: a probe output cut inside /sys/class/infiniband judges no port state") {
+  // synthetic: the sysfs section as the probe prints it (tests/fixtures/sysfs-infiniband), cut
+  // in the middle of a state value, no end marker.
+  const auto cut = rules::judge_node(
+      probe::parse_node_probe("@@icheck:begin sysfs_ib@@\n==> mlx5_0/ports/1/state <==\n4: ACT"),
+      {});
+  const auto& ports = find(cut, "ports");
+  CHECK(ports.status == Status::skipped);
+  CHECK(ports.detail ==
+        "the probe's output was cut inside /sys/class/infiniband: port states unknown");
+  CHECK_FALSE(has(cut, "port mlx5_0:1"));
+  CHECK(find(cut, "verbs").detail == "ibv_devinfo not read: the probe output ended before it");
+  // The whole capture is judged: its ports are Active.
+  CHECK(find(judge(healthy_h100()), "ports").status == Status::ok);
 }
