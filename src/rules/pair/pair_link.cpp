@@ -1,5 +1,6 @@
 #include "rules/pair/pair_link.hpp"
 
+#include "dynamo/transport_vars.hpp"
 #include "rules/fabric/link_rules.hpp"
 #include "rules/node/node_view.hpp"
 
@@ -165,7 +166,8 @@ std::vector<report::Finding> judge(const Side& p, const Side& d) {
                       "RoCE GIDs do not meet: " + both(p, d, gids(p), gids(d)) +
                           " (a RoCE v1 GID cannot reach a v2 one, an IPv4 GID not an IPv6 one)",
                       "give both nodes' RoCE netdevs addresses of one family and one RoCE version "
-                      "(UCX_IB_GID_INDEX names the entry): show_gids on each node"));
+                      "(" + std::string(dynamo::kUcxIbGidIndexVar) +
+                          " names the entry): show_gids on each node"));
   }
   return out;
 }

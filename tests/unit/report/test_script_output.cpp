@@ -31,7 +31,7 @@ Report two_pods() {
 
 }  // namespace
 
-TEST_CASE("a check id has no blanks; an explicit id wins over the name") {
+TEST_CASE("a check id has no blanks, and an explicit id wins over the name") {
   auto f = finding("kv transfer", Layer::nixl, Status::ok, "");
   CHECK(check_id(f) == "kv-transfer");
   f.name = "VllmDecodeWorker UCX_TLS";
