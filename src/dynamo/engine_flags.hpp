@@ -39,6 +39,9 @@ inline constexpr std::string_view kVllmKvTransferConfigFlag = "--kv-transfer-con
 inline constexpr std::string_view kSglangTransferBackendFlag =
     "--disaggregation-transfer-backend";                                         // SGLang
 inline constexpr std::string_view kTrtllmEngineArgsFlag = "--extra-engine-args"; // TRT-LLM
+inline constexpr std::string_view kSglangConfigFlag = "--config";  // SGLang: server args as YAML
+inline constexpr std::string_view kSglangIbDeviceFlag =
+    "--disaggregation-ib-device";  // Mooncake's HCAs
 inline constexpr std::string_view kSglangNixlBackendVar = "SGLANG_DISAGGREGATION_NIXL_BACKEND";
 inline constexpr std::string_view kTrtllmNixlBackendVar = "TRTLLM_NIXL_KVCACHE_BACKEND";
 inline constexpr std::string_view kKvTransferConfigVar = "KV_TRANSFER_CONFIG";

@@ -1,6 +1,7 @@
 #include "dynamo/transport_vars.hpp"
 
 #include "dynamo/engine_flags.hpp"
+#include "dynamo/framework.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -23,6 +24,10 @@ std::vector<TransportVar> make_table() {
       {kSglangNixlBackendVar, exact, {}, false, false, true},
       {kKvTransferConfigVar, exact, {}, false, false, true},
       {kKvbmBackendPrefix, prefix, {}, false, false, true},
+      // Read so that a worker whose framework ignores them is told so (dynamo/framework.hpp).
+      {kNixlBackendVar, exact, {}, true, true, true},  // also NIXL_*: both probes read it
+      {kVllmNixlKvcacheBackendVar, exact, {}, true, false, true},
+      {kVllmNixlBackendVar, exact, {}, true, false, true},
   };
 }
 
@@ -94,6 +99,9 @@ const std::vector<std::string_view>& named_transport_vars() {
       kTrtllmNixlBackendVar,
       kSglangNixlBackendVar,
       kKvTransferConfigVar,
+      kNixlBackendVar,
+      kVllmNixlKvcacheBackendVar,
+      kVllmNixlBackendVar,
   };
   return names;
 }

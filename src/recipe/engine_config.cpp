@@ -5,19 +5,26 @@
 
 #include "dynamo/command_words.hpp"
 #include "dynamo/engine_flags.hpp"
+#include "dynamo/framework.hpp"
 #include "recipe/services.hpp"
 #include "recipe/yaml_read.hpp"
 #include "util/text.hpp"
 
+#include <algorithm>
+
 namespace icheck::recipe::detail {
 namespace {
 
-// The value of --extra-engine-args (its own word or `=value`, quoted or not), references expanded.
+// The value of --extra-engine-args (its own word or `=value`, quoted or not), references expanded;
+// for SGLang, whose --config file holds its server arguments, the value of --config.
 std::string engine_args_path(const Service& s) {
   std::string line;
   for (const auto& arg : s.args) line += (line.empty() ? "" : " ") + arg;
-  return text::flag_value(dynamo::expand_env_refs(line, literal_env(s)),
-                          std::string(dynamo::kTrtllmEngineArgsFlag));
+  line = dynamo::expand_env_refs(line, literal_env(s));
+  auto path = text::flag_value(line, std::string(dynamo::kTrtllmEngineArgsFlag));
+  if (path.empty() && dynamo::framework_of(line) == dynamo::Framework::sglang)
+    path = text::flag_value(line, std::string(dynamo::kSglangConfigFlag));
+  return path;
 }
 
 }  // namespace
@@ -72,6 +79,25 @@ void resolve_engine_configs(ManifestFile& file) {
 }  // namespace icheck::recipe::detail
 
 namespace icheck::recipe {
+
+std::optional<std::string> sglang_transfer_backend(std::string_view text) {
+  YAML::Node doc;
+  try {
+    doc = YAML::Load(std::string(text));
+  } catch (const YAML::Exception&) {
+    return std::nullopt;
+  }
+  if (!doc.IsDefined() || !doc.IsMap())
+    return std::nullopt;
+  // The flag's name without its dashes, as SGLang's --config keys are written (either spelling).
+  const std::string key(dynamo::kSglangTransferBackendFlag.substr(2));
+  std::string underscored = key;
+  std::replace(underscored.begin(), underscored.end(), '-', '_');
+  for (const auto& k : {key, underscored})
+    if (auto v = detail::scalar(detail::child(doc, k)); !v.empty())
+      return v;
+  return std::string();
+}
 
 std::optional<std::string> transceiver_backend(std::string_view text) {
   YAML::Node doc;

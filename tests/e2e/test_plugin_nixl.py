@@ -192,6 +192,30 @@ class TestNixlLayouts(NixlMixin, unittest.TestCase):
         self.assertNotIn(("nixl-plugin-libs-0-decode", "UCX libraries"), d)
 
 
+    def test_backend_variables_vllm_ignores(self):
+        # awsome-inference #72: NIXL_BACKEND / VLLM_NIXL_KVCACHE_BACKEND chose nothing on vLLM.
+        doc, _, _ = self.check("nixl-ignored-vars", {"prefill": NO_TOOL, "decode": NO_TOOL}, "unconfirmed", layer="nixl")
+        d = details(doc)
+        real = "--kv-transfer-config '{\"kv_connector_extra_config\":{\"backends\":[...]}}'"
+        for var in ("NIXL_BACKEND", "VLLM_NIXL_KVCACHE_BACKEND"):
+            self.assertEqual(d[("nixl-ignored-vars-0-decode", var)],
+                             "%s=LIBFABRIC is ignored: vLLM takes its NIXL backend only from %s; KV moves with NIXL "
+                             "with UCX (aws-samples/awsome-inference #72)" % (var, real))
+            self.assertNotIn(("nixl-ignored-vars-0-prefill", var), d)
+        statuses = {c["name"]: c["status"] for t in doc["targets"] if t["name"].endswith("decode") for c in t["checks"]}
+        self.assertEqual((statuses["NIXL_BACKEND"], statuses["VLLM_NIXL_KVCACHE_BACKEND"]), (WARN, WARN))
+
+
+    def test_version_with_known_trouble(self):
+        doc, _, _ = self.check("nixl-known-issue", {"prefill": dict(NO_TOOL, versions=OK), "decode": NO_TOOL},
+                               "unconfirmed", layer="nixl")
+        d = details(doc)
+        self.assertTrue(d[("nixl-known-issue-0-prefill", "known issue")].startswith(
+            "NIXL 0.10.0: NIXL 0.10.0 changed UCX transport selection"))
+        self.assertTrue(d[("nixl-known-issue-0-prefill", "known issue")].endswith("(vllm-project/vllm #35799)"))
+        self.assertNotIn(("nixl-known-issue-0-decode", "known issue"), d)
+
+
 class TestNixlPlans(NixlMixin, unittest.TestCase):
     def test_nixlbench_asio_commands(self):
         doc, _, _ = self.check("nixl-bench-asio", {"prefill": VLLM_OK, "decode": VLLM_OK}, "surface-ok")

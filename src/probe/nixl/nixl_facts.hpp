@@ -33,6 +33,7 @@ struct NixlVersions {
   std::optional<std::string> nixl;  // wheel METADATA, else nixl-versions.txt
   std::optional<std::string> ucx;   // nixl-versions.txt, when it records one
   std::string nixl_source;          // the file the NIXL version came from
+  std::string nixl_package;  // the wheel that holds it ("nixl-cu13"); "" from a versions file
   std::vector<std::string> lines;   // nixl-versions.txt as recorded (shown, not judged)
 };
 

@@ -107,6 +107,7 @@ struct WheelVersions {
       best_rank = rank;
       f.versions.nixl = version;
       f.versions.nixl_source = file;
+      f.versions.nixl_package = name;
     }
   }
   // Returns whether body had any Name:/Version: pair.

@@ -3,6 +3,7 @@
 #include "dynamo/transport_vars.hpp"
 #include "outside/mask.hpp"
 #include "rules/env/env_detail.hpp"
+#include "rules/nixl/ignored_vars.hpp"
 
 #include <algorithm>
 
@@ -73,6 +74,19 @@ std::optional<report::Finding> judged(const std::string& name, const recipe::Ser
   return f;
 }
 
+// A variable the pod's framework does not read for its backend: ignored, whatever its value.
+bool said_ignored(const recipe::Service& service, const recipe::Service& live,
+                  const std::string& name, std::vector<report::Finding>& out) {
+  const auto b = service_kv_backends(live);
+  for (const auto& v : b.ignored) {
+    if (v.name != name)
+      continue;
+    out.push_back(ignored_var_finding(service.name + " " + name, report::Layer::env, b, v));
+    return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 std::vector<report::Finding> compare_live(const recipe::Deployment& dgd, const recipe::Service& service,
@@ -88,6 +102,8 @@ std::vector<report::Finding> compare_live(const recipe::Deployment& dgd, const r
     const auto found = pod_env.find(var.name);
     if (found == pod_env.end()) {
       out.push_back(missing(service.name, var.name, outside::shown_value(var.name, var.value)));
+    } else if (said_ignored(service, live, var.name, out)) {
+      continue;
     } else if (auto f = judged(var.name, live, &var, found->second, ctx)) {
       out.push_back(std::move(*f));
     } else {
@@ -96,6 +112,8 @@ std::vector<report::Finding> compare_live(const recipe::Deployment& dgd, const r
   }
   for (const auto& [name, value] : pod_env) {
     if (in_recipe.contains(name)) continue;
+    if (said_ignored(service, live, name, out))
+      continue;
     if (auto f = judged(name, live, nullptr, value, ctx)) {
       out.push_back(std::move(*f));
       continue;

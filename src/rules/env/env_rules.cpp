@@ -3,6 +3,7 @@
 #include "dynamo/transport_vars.hpp"
 #include "recipe/shape.hpp"
 #include "rules/env/env_detail.hpp"
+#include "rules/nixl/ignored_vars.hpp"
 
 #include <set>
 
@@ -49,12 +50,27 @@ namespace {
 // Judged variables get their own finding; listing them too would say the same twice.
 const std::set<std::string_view> judged{dynamo::kUcxTlsVar, dynamo::kUcxNetDevicesVar};
 
+// A variable the framework does not read for its backend is said to be ignored, not listed ok.
+bool said_ignored(const recipe::Service& s, const KvBackends& b, const recipe::EnvVar& var,
+                  std::vector<report::Finding>& out) {
+  for (const auto& v : b.ignored) {
+    if (v.name != var.name)
+      continue;
+    out.push_back(ignored_var_finding(s.name + " " + v.name, report::Layer::env, b, v));
+    return true;
+  }
+  return false;
+}
+
 void list_transport_vars(const recipe::Service& s, bool was_judged,
                          std::vector<report::Finding>& out) {
+  const auto backends = service_kv_backends(s);
   for (const auto& var : s.env) {
     if (!dynamo::is_transport_var(var.name) || (was_judged && judged.contains(var.name))) {
       continue;
     }
+    if (said_ignored(s, backends, var, out))
+      continue;
     auto f = detail::env_finding(s, var.name, Status::ok, recipe::shown(var));
     f.required = false;
     out.push_back(std::move(f));

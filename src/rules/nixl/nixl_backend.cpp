@@ -69,8 +69,11 @@ void choose_library(KvBackends& b, const std::string& line, const std::optional<
   if (engine) {
     const std::string where = "cache_transceiver_config.backend" +
                               (engine->backend.empty() ? " unset" : ": " + engine->backend) + " in " + engine->where;
-    b.library = engine->backend == "UCX" || engine->backend == "MPI" || engine->backend == "MOONCAKE"
-                    ? engine->backend : "NIXL";
+    // DEFAULT (and unset) is NIXL; any other name is the engine's own, known or not (an unknown
+    // one is never read as NIXL: not_understood() says it).
+    const bool nixl =
+        engine->backend.empty() || engine->backend == "DEFAULT" || engine->backend == "NIXL";
+    b.library = nixl ? "NIXL" : engine->backend;
     b.library_source = where;
     return;
   }
@@ -84,6 +87,18 @@ void choose_library(KvBackends& b, const std::string& line, const std::optional<
     b.library_source = std::string(dynamo::kSglangTransferBackendFlag) + " " + sglang;
     return;
   }
+  if (b.framework == dynamo::Framework::sglang) {
+    // SGLang's own default is the Mooncake transfer engine (ServerArgs); a --config file not read
+    // here may set another, so nothing is concluded then.
+    const bool config = text::flag_value(line, dynamo::kSglangConfigFlag) != "";
+    b.library = config ? "UNREAD" : "MOONCAKE";
+    b.library_source =
+        config
+            ? std::string(dynamo::kSglangConfigFlag) +
+                  " file not read: " + std::string(dynamo::kSglangTransferBackendFlag) + " unknown"
+            : "SGLang's default (no " + std::string(dynamo::kSglangTransferBackendFlag) + ")";
+    return;
+  }
   if (auto connector = json_string(line, "kv_connector"); !connector.empty()) {
     // A multi-connector (PdConnector, MultiConnector) carries NixlConnector among its parts.
     const bool nixl = line.find("NixlConnector") != std::string::npos;
@@ -94,13 +109,37 @@ void choose_library(KvBackends& b, const std::string& line, const std::optional<
 
 }  // namespace
 
+namespace {
+
+// SGLang's --config file read from the recipe's ConfigMap: the command line as if its
+// transfer-backend key were a flag, and without the --config it settled.
+std::vector<std::string> with_sglang_config(const recipe::Service& s) {
+  const auto backend = recipe::sglang_transfer_backend(*s.engine_config);
+  if (!backend)
+    return s.args;
+  std::vector<std::string> args;
+  for (const auto& arg : s.args)
+    args.push_back(text::replace_all(
+        arg, std::string(dynamo::kSglangConfigFlag) + " " + s.engine_config_path, ""));
+  if (!backend->empty())
+    args.push_back(std::string(dynamo::kSglangTransferBackendFlag) + " " + *backend);
+  return args;
+}
+
+}  // namespace
+
 KvBackends service_kv_backends(const recipe::Service& s) {
   std::optional<EngineTransceiver> engine;
-  if (s.engine_config) {
-    if (auto backend = recipe::transceiver_backend(*s.engine_config)) {
-      engine = EngineTransceiver{*backend, s.engine_config_path + " from ConfigMap " + s.engine_config_map};
-    }
-  }
+  if (!s.engine_config)
+    return kv_backends(recipe::literal_env(s), s.args, engine);
+  std::string line;
+  for (const auto& arg : s.args)
+    line += (line.empty() ? "" : " ") + arg;
+  if (dynamo::framework_of(line) == dynamo::Framework::sglang)
+    return kv_backends(recipe::literal_env(s), with_sglang_config(s), engine);
+  if (auto backend = recipe::transceiver_backend(*s.engine_config))
+    engine = EngineTransceiver{*backend,
+                               s.engine_config_path + " from ConfigMap " + s.engine_config_map};
   return kv_backends(recipe::literal_env(s), s.args, engine);
 }
 
@@ -168,14 +207,22 @@ KvBackends kv_backends(const std::map<std::string, std::string>& env,
                        const std::vector<std::string>& command_line,
                        const std::optional<EngineTransceiver>& engine) {
   KvBackends b;
+  std::string line;  // one string: a JSON value split over arguments reads whole again
+  for (const auto& arg : command_line)
+    line += (line.empty() ? "" : " ") + arg;
+  line = dynamo::expand_env_refs(line, env);
+  b.framework = dynamo::framework_of(line);
+  for (const auto& [name, value] : env) {
+    if (auto real = dynamo::ignored_backend_var(b.framework, name); real && !upper(value).empty())
+      b.ignored.push_back({name, value, *real});
+  }
   for (auto name : {dynamo::kSglangNixlBackendVar, dynamo::kTrtllmNixlBackendVar}) {
     const std::string var(name);
+    if (dynamo::ignored_backend_var(b.framework, var))
+      continue;  // the framework does not read it
     if (auto it = env.find(var); it != env.end() && !upper(it->second).empty())
       add(b, {upper(it->second)}, var);
   }
-  std::string line;  // one string: a JSON value split over arguments reads whole again
-  for (const auto& arg : command_line) line += (line.empty() ? "" : " ") + arg;
-  line = dynamo::expand_env_refs(line, env);
   add(b, backends_list(line), std::string(dynamo::kVllmKvTransferConfigFlag));
   choose_library(b, line, engine);
   for (const auto& [name, value] : env) {

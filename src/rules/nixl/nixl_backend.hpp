@@ -13,6 +13,7 @@
 // --disaggregation-transfer-backend (nixl, mooncake, ...), vLLM's kv_connector
 // (NixlConnector, or another connector). Pure.
 
+#include "dynamo/framework.hpp"
 #include "probe/nixl/nixl_facts.hpp"
 #include "recipe/model.hpp"
 
@@ -24,7 +25,17 @@
 
 namespace icheck::rules {
 
+// A variable that looks like a NIXL backend choice, set in the container, which its framework
+// does not read (dynamo/framework.hpp): it chose nothing.
+struct IgnoredVar {
+  std::string name;
+  std::string value;
+  std::string real;  // where the framework takes the choice from
+};
+
 struct KvBackends {
+  dynamo::Framework framework = dynamo::Framework::unknown;  // from the command line
+  std::vector<IgnoredVar> ignored;
   std::string library = "NIXL";     // what moves KV: "NIXL", "UCX" (directly), "MPI", "MOONCAKE", a connector
   std::string library_source;       // where it was read ("" when nothing chose it)
   bool via_nixl() const { return library == "NIXL"; }

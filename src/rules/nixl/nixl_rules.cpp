@@ -2,6 +2,8 @@
 
 #include "dynamo/engine_flags.hpp"
 #include "dynamo/transport_vars.hpp"
+#include "rules/nixl/ignored_vars.hpp"
+#include "rules/nixl/known_trouble.hpp"
 #include "util/join.hpp"
 
 #include <optional>
@@ -130,6 +132,24 @@ Finding versions(const NixlFacts& f) {
   return nixl_finding("versions", Status::ok, join(parts, "; "), {}, false);
 }
 
+// Versions with known KV-transfer trouble (known_trouble.hpp): NIXL's package, and the UCX its
+// versions file records; nothing when none is in a row's range.
+void known_issues(const NixlFacts& f, std::vector<Finding>& out) {
+  const auto add = [&](std::string_view shown, std::string_view package,
+                       const std::string& version) {
+    for (const auto* row : troubles(package, version))
+      out.push_back(nixl_finding(
+          "known issue", Status::warn, trouble_text(shown, version, *row),
+          "use " + std::string(shown) + " " + std::string(row->below) + " or later" +
+              (row->from == "0" ? "" : " (or earlier than " + std::string(row->from) + ")")));
+  };
+  if (f.versions.nixl)
+    add("NIXL", f.versions.nixl_package.empty() ? "nixl" : f.versions.nixl_package,
+        *f.versions.nixl);
+  if (f.versions.ucx)
+    add("UCX", "ucx", *f.versions.ucx);
+}
+
 Finding efa(const NixlFacts& f, const KvBackends& backends) {
   std::string detail = "EFA devices (" + join(f.efa_devices) + ") with " +
                        (backends.via_nixl() ? "the " + backends.joined() + " backend" +
@@ -219,7 +239,10 @@ std::vector<Finding> judge_nixl(const NixlFacts& f, const NixlContext& ctx) {
   if (!f.probed)
     return {nixl_finding("install", Status::skipped,
                          "the NIXL probe did not run (script cut short)")};
-  std::vector<Finding> out{kv_transfer(ctx.backends), install(f)};
+  std::vector<Finding> out{kv_transfer(ctx.backends)};
+  for (const auto& v : ctx.backends.ignored)
+    out.push_back(ignored_var_finding(v.name, Layer::nixl, ctx.backends, v));
+  out.push_back(install(f));
   if (f.nixl_found())
     for (const auto& backend : ctx.backends.plugins_needed()) {
       out.push_back(backend_plugin(f, backend, ctx.backends));
@@ -228,6 +251,7 @@ std::vector<Finding> judge_nixl(const NixlFacts& f, const NixlContext& ctx) {
     }
   if (f.python_import.attempted) out.push_back(python_import(f));
   out.push_back(versions(f));
+  known_issues(f, out);
   if (!f.efa_devices.empty()) out.push_back(efa(f, ctx.backends));
   out.push_back(ucx_copies(f, ctx.backends));
   if (auto tools = tool_list(f); !tools.empty())

@@ -1,6 +1,7 @@
 // ucx: the transports and memory types UCX really sees, its version, RoCE addressing.
 #include "dynamo/transport_vars.hpp"
 #include "rules/fabric/fabric_pod.hpp"
+#include "rules/nixl/known_trouble.hpp"
 #include "rules/node/node_layers.hpp"
 #include "rules/ucx/kv_transports.hpp"
 #include "rules/ucx/ucx_view.hpp"
@@ -21,24 +22,15 @@ bool ib_domain(const UcxMemoryDomain& md) {
 
 bool has(const std::vector<std::string>& v, const std::string& s) { return std::find(v.begin(), v.end(), s) != v.end(); }
 
-// "1.16.0" < 1.19: NIXL needs UCP >= 1.19 and its error handling degrades on older UCX.
-bool older_than(const std::string& version, int major, int minor) {
-  auto parts = text::split(version, '.');
-  if (parts.size() < 2) return false;
-  auto ma = text::to_int(parts[0]);
-  auto mi = text::to_int(parts[1]);
-  if (!ma || !mi) return false;
-  return *ma < major || (*ma == major && *mi < minor);
-}
-
 std::optional<report::Finding> version(const NodeView& v) {
   const auto& uv = v.facts.ucx_version;
   if (!uv || uv->version.empty()) return std::nullopt;
-  if (older_than(uv->version, 1, 19))
+  // The versions with known trouble are one table (rules/nixl/known_trouble.hpp).
+  if (auto rows = troubles("ucx", uv->version); !rows.empty())
     return finding(Layer::ucx, "version", Status::warn,
-                   "UCX " + uv->version + " < 1.19: NIXL requires UCP >= 1.19 and its error handling is ~10x slower "
-                   "on older UCX",
-                   "use an image whose UCX is >= 1.19 (the one NIXL was built against)");
+                   trouble_text("UCX", uv->version, *rows.front()),
+                   "use an image whose UCX is >= " + std::string(rows.front()->below) +
+                       " (the one NIXL was built against)");
   if (!uv->configured_with.empty() && !uv->with_cuda)
     return finding(Layer::ucx, "version", Status::warn,
                    "UCX " + uv->version + " built without --with-cuda: no cuda_copy/cuda_ipc, no GPUDirect");

@@ -30,10 +30,10 @@ TEST_CASE("transport variables: listed, read by the node probe, choosing a backe
 }
 
 TEST_CASE("the probes' env filters are the table's names as case patterns") {
-  CHECK(node_probe_env_patterns() == "UCX_*=*|NCCL_*=*|NIXL_*=*");
+  CHECK(node_probe_env_patterns() == "UCX_*=*|NCCL_*=*|NIXL_*=*|NIXL_BACKEND=*");
   CHECK(backend_env_patterns() ==
         "TRTLLM_NIXL_KVCACHE_BACKEND=*|SGLANG_DISAGGREGATION_NIXL_BACKEND=*|KV_TRANSFER_CONFIG=*|"
-        "DYN_KVBM_NIXL_BACKEND_*=*");
+        "DYN_KVBM_NIXL_BACKEND_*=*|NIXL_BACKEND=*|VLLM_NIXL_KVCACHE_BACKEND=*|VLLM_NIXL_BACKEND=*");
 }
 
 TEST_CASE("each variable read by name is spelled once and belongs to the table") {

@@ -195,3 +195,19 @@ TEST_CASE("live env: pods that carry exactly their disagg recipe's env give no l
   }
   CHECK(disagg >= 40);
 }
+
+TEST_CASE("live env: NIXL_BACKEND injected into a vLLM pod is said ignored, not ok "
+          "(awsome-inference #72)") {
+  const auto dsr1 = recipe_dgd("deepseek-r1/vllm/disagg/deploy_hopper_16gpu.yaml");
+  const auto& decode = named(dsr1, "decode");
+  auto f = rules::compare_live(dsr1, decode, {{"NIXL_BACKEND", "LIBFABRIC"}});
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].name == "decode NIXL_BACKEND");
+  CHECK(f[0].status == Status::warn);
+  CHECK(f[0].detail.starts_with(
+      "NIXL_BACKEND=LIBFABRIC is ignored: vLLM takes its NIXL backend only from"));
+  // A variable that chooses nothing stays an optional ok.
+  f = rules::compare_live(dsr1, decode, {{"NIXL_LOG_LEVEL", "INFO"}});
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].status == Status::ok);
+}

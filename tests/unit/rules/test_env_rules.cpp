@@ -466,3 +466,45 @@ TEST_CASE("kv transfer: a backend outside the vocabulary is a required warn, not
   REQUIRE(ok);
   CHECK(ok->status == Status::ok);
 }
+
+TEST_CASE(
+    "SGLang's --config file in the recipe's ConfigMap says which engine moves KV (glm-5.2: nixl)") {
+  const auto f = rules::env_findings(recipe_dgd("glm-5.2/sglang/disagg-h200-agentic/deploy.yaml"));
+  for (const auto& finding : f) {
+    if (!finding.name.ends_with(" kv transfer"))
+      continue;
+    CAPTURE(finding.name);
+    CHECK(finding.status == Status::ok);
+    CHECK(finding.detail.find("NIXL with UCX") == 0);
+    CHECK(finding.detail.find("--disaggregation-transfer-backend nixl") != std::string::npos);
+  }
+}
+
+TEST_CASE("env: a backend variable vLLM does not read is said ignored, not listed ok "
+          "(awsome-inference #72)") {
+  auto dgd = inline_dgd(
+      one_node_disagg("                - {name: NIXL_BACKEND, value: LIBFABRIC}\n"
+                      "                - {name: VLLM_NIXL_KVCACHE_BACKEND, value: LIBFABRIC}\n"
+                      "                - {name: NIXL_LOG_LEVEL, value: INFO}\n"));
+  for (auto& s : dgd.services)
+    s.args = {"python3", "-m", "dynamo.vllm"};
+  const auto f = rules::env_findings(dgd);
+  const auto* ignored = find(f, "decode VLLM_NIXL_KVCACHE_BACKEND");
+  REQUIRE(ignored);
+  CHECK(ignored->status == Status::warn);
+  CHECK(ignored->required);  // LIBFABRIC was meant, UCX is what moves KV
+  CHECK(ignored->detail.starts_with(
+      "VLLM_NIXL_KVCACHE_BACKEND=LIBFABRIC is ignored: vLLM takes its NIXL backend "
+      "only from --kv-transfer-config"));
+  CHECK(find(f, "decode NIXL_BACKEND")->status == Status::warn);
+  // A variable that chooses nothing is still only listed.
+  CHECK(find(f, "decode NIXL_LOG_LEVEL")->status == Status::ok);
+  // Naming the backend in use anyway: said, but optional.
+  for (auto& s : dgd.services)
+    for (auto& v : s.env)
+      if (v.name == "NIXL_BACKEND")
+        v.value = "UCX";
+  const auto same = rules::env_findings(dgd);
+  CHECK(find(same, "decode NIXL_BACKEND")->status == Status::warn);
+  CHECK_FALSE(find(same, "decode NIXL_BACKEND")->required);
+}

@@ -121,18 +121,65 @@ TEST_CASE("kv library: NIXL unless the framework is told to move KV another way"
 }
 
 TEST_CASE("nixl backend: a library or backend outside the vocabulary is named, never passed") {
-  const std::vector<std::string> sglang = {"python3", "-m", "dynamo.sglang",
-                                           "--disaggregation-mode", "prefill"};
+  const std::vector<std::string> sglang = {"python3",       "-m",
+                                           "dynamo.sglang", "--disaggregation-mode",
+                                           "prefill",       "--disaggregation-transfer-backend",
+                                           "nixl"};
   auto b = kv_backends({{"SGLANG_DISAGGREGATION_NIXL_BACKEND", "hyperlane"}}, sglang);
   CHECK(b.not_understood() == "backend HYPERLANE");
   CHECK(icheck::rules::not_understood_text(b, "x").starts_with(
       "x: backend HYPERLANE not in the vocabulary"));
   auto lib = sglang;
-  lib.insert(lib.end(), {"--disaggregation-transfer-backend", "warpdrive"});
+  lib.back() = "warpdrive";
   CHECK(kv_backends({}, lib).not_understood() == "library WARPDRIVE");
   // The known ones: the default, LIBFABRIC (aws recipe), SGLang's mooncake.
   CHECK(kv_backends({}, sglang).not_understood().empty());
   CHECK(kv_backends({{"KV_TRANSFER_CONFIG", kAwsConfig}}, kAwsCommand).not_understood().empty());
   lib.back() = "mooncake";
   CHECK(kv_backends({}, lib).not_understood().empty());
+}
+
+TEST_CASE("nixl backend: on vLLM, NIXL_BACKEND and VLLM_NIXL_KVCACHE_BACKEND choose nothing "
+          "(awsome-inference #72)") {
+  const std::vector<std::string> vllm = {"python3", "-m", "dynamo.vllm", "--kv-transfer-config",
+                                         R"({"kv_connector":"NixlConnector","kv_role":"kv_both"})"};
+  auto b = kv_backends({{"NIXL_BACKEND", "LIBFABRIC"},
+                        {"VLLM_NIXL_KVCACHE_BACKEND", "LIBFABRIC"},
+                        {"TRTLLM_NIXL_KVCACHE_BACKEND", "LIBFABRIC"}},
+                       vllm);
+  CHECK(b.framework == icheck::dynamo::Framework::vllm);
+  CHECK(b.names ==
+        std::vector<std::string>{"UCX"});  // TRT-LLM's variable no longer chooses on vLLM
+  CHECK(b.is_default());
+  REQUIRE(b.ignored.size() == 3);
+  CHECK(b.ignored[0].name == "NIXL_BACKEND");
+  // Healthy: the backend where vLLM reads it, nothing ignored.
+  auto ok = kv_backends({{"KV_TRANSFER_CONFIG", kAwsConfig}}, kAwsCommand);
+  CHECK(ok.ignored.empty());
+  CHECK(ok.uses("LIBFABRIC"));
+  // An unknown framework concludes nothing: the variable is read as before.
+  auto unknown = kv_backends({{"TRTLLM_NIXL_KVCACHE_BACKEND", "LIBFABRIC"}}, {"ray", "start"});
+  CHECK(unknown.ignored.empty());
+  CHECK(unknown.uses("LIBFABRIC"));
+}
+
+TEST_CASE("nixl backend: SGLang without --disaggregation-transfer-backend moves KV with Mooncake, "
+          "its default") {
+  auto b = kv_backends({}, {"python3", "-m", "dynamo.sglang", "--disaggregation-mode", "decode"});
+  CHECK(b.library == "MOONCAKE");
+  CHECK_FALSE(b.via_nixl());
+  CHECK(b.library_source == "SGLang's default (no --disaggregation-transfer-backend)");
+  // A --config file not read here may choose another: not concluded.
+  auto config =
+      kv_backends({}, {"python3", "-m", "dynamo.sglang", "--config", "/etc/sglang/decode.yaml"});
+  CHECK(config.library == "UNREAD");
+  CHECK_FALSE(config.not_understood().empty());
+  // TRT-LLM's cache transceiver: an unknown name is not read as NIXL.
+  auto trt = kv_backends({}, {"python3", "-m", "dynamo.trtllm"},
+                         icheck::rules::EngineTransceiver{"WARPDRIVE", "/c.yaml"});
+  CHECK(trt.library == "WARPDRIVE");
+  CHECK(trt.not_understood() == "library WARPDRIVE");
+  CHECK(kv_backends({}, {"python3", "-m", "dynamo.trtllm"},
+                    icheck::rules::EngineTransceiver{"DEFAULT", "/c.yaml"})
+            .via_nixl());
 }
