@@ -5,6 +5,7 @@
 #include "check/transfer_run.hpp"
 #include "rules/nixl/nixl_rules.hpp"
 #include "rules/pair/pairing.hpp"
+#include "rules/rdma_access/mooncake.hpp"
 #include "rules/transfer/transfer_rules.hpp"
 
 #include <algorithm>
@@ -340,6 +341,11 @@ void judge_nixl_pods(PodRun& run, const Options& options, report::Report& report
       rules::NixlContext context;
       context.backends = p.backends;
       auto findings = rules::judge_nixl(p.nixl, context);
+      if (p.backends.library ==
+          "MOONCAKE") {  // an engine with needs of its own (rdma_access/mooncake.hpp)
+        auto mooncake = rules::judge_mooncake(p.node, p.backends);
+        findings.insert(findings.end(), mooncake.begin(), mooncake.end());
+      }
       p.target.findings.insert(p.target.findings.end(), findings.begin(), findings.end());
       auto facts = nixl_facts_json(p.nixl);
       boost::json::array names;

@@ -28,6 +28,9 @@ std::vector<TransportVar> make_table() {
       {kNixlBackendVar, exact, {}, true, true, true},  // also NIXL_*: both probes read it
       {kVllmNixlKvcacheBackendVar, exact, {}, true, false, true},
       {kVllmNixlBackendVar, exact, {}, true, false, true},
+      {kMooncakeGidIndexVar, exact, {}, true, true, false},
+      {kMooncakeDeviceFilterVar, exact, {}, true, true, false},
+      {kMooncakeForceTcpVar, exact, {}, true, true, false},
   };
 }
 
@@ -96,6 +99,9 @@ const std::vector<std::string_view>& named_transport_vars() {
       kNixlPluginDirVar,
       kUcxIbGidIndexVar,
       kNcclIbGidIndexVar,
+      kMooncakeGidIndexVar,
+      kMooncakeDeviceFilterVar,
+      kMooncakeForceTcpVar,
       kTrtllmNixlBackendVar,
       kSglangNixlBackendVar,
       kKvTransferConfigVar,

@@ -40,6 +40,11 @@ inline constexpr std::string_view kNixlPluginDirVar = "NIXL_PLUGIN_DIR";
 // The RoCE GID index each library uses (node rules judge them against the GID tables).
 inline constexpr std::string_view kUcxIbGidIndexVar = "UCX_IB_GID_INDEX";
 inline constexpr std::string_view kNcclIbGidIndexVar = "NCCL_IB_GID_INDEX";
+// The Mooncake transfer engine's (kvcache-ai/Mooncake): its RoCE GID index, the HCAs its
+// auto-discovery may use (comma list), and TCP forced in place of RDMA.
+inline constexpr std::string_view kMooncakeGidIndexVar = "MC_GID_INDEX";
+inline constexpr std::string_view kMooncakeDeviceFilterVar = "MC_MS_FILTERS";
+inline constexpr std::string_view kMooncakeForceTcpVar = "MC_FORCE_TCP";
 
 // Every name above and engine_flags.hpp's backend variables, each once.
 const std::vector<std::string_view>& named_transport_vars();

@@ -216,6 +216,25 @@ class TestNixlLayouts(NixlMixin, unittest.TestCase):
         self.assertNotIn(("nixl-known-issue-0-decode", "known issue"), d)
 
 
+    def test_mooncake_gids(self):
+        # SGLang's default engine, Mooncake, opens the HCAs itself: an IPv6-only GID table warns.
+        with harness.FakeCluster("nixl-mooncake") as c:
+            rc, doc, err, _ = self.run_nixl(c, "nixl-mooncake")
+            gid = {t["name"]: c for t in doc["targets"] for c in t["checks"] if c["name"] == "mooncake gid"}
+            self.assertEqual((gid["nixl-mooncake-0-prefill"]["status"], gid["nixl-mooncake-0-decode"]["status"]),
+                             (OK, WARN))
+            self.assertEqual(gid["nixl-mooncake-0-prefill"]["detail"],
+                             "Mooncake (KV engine: SGLang's default (no --disaggregation-transfer-backend)): a RoCE "
+                             "v2 IPv4 GID on 8 RoCE ports")
+            self.assertIn("only IPv6 RoCE v2 GIDs on mlx5_0:1, mlx5_1:1", gid["nixl-mooncake-0-decode"]["detail"])
+            self.assertIn("(kvcache-ai/Mooncake #1593)", gid["nixl-mooncake-0-decode"]["detail"])
+            self.assertEqual((doc["verdict"]["status"], doc["verdict"].get("layer"), rc),
+                             ("unconfirmed", "rdma-access", VERDICT_RC["unconfirmed"]))
+            facts = {t["name"]: t["facts"]["nixl"]["kvLibrary"] for t in doc["targets"]}
+            self.assertEqual(set(facts.values()), {"MOONCAKE"})
+            self.assertEqual(harness.only_reads(c.request_log()), [])
+
+
 class TestNixlPlans(NixlMixin, unittest.TestCase):
     def test_nixlbench_asio_commands(self):
         doc, _, _ = self.check("nixl-bench-asio", {"prefill": VLLM_OK, "decode": VLLM_OK}, "surface-ok")

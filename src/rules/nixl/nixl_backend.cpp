@@ -212,6 +212,9 @@ KvBackends kv_backends(const std::map<std::string, std::string>& env,
     line += (line.empty() ? "" : " ") + arg;
   line = dynamo::expand_env_refs(line, env);
   b.framework = dynamo::framework_of(line);
+  for (auto name : text::split(text::flag_value(line, dynamo::kSglangIbDeviceFlag), ','))
+    if (auto device = text::trim(name); !device.empty())
+      b.ib_devices.emplace_back(device);
   for (const auto& [name, value] : env) {
     if (auto real = dynamo::ignored_backend_var(b.framework, name); real && !upper(value).empty())
       b.ignored.push_back({name, value, *real});

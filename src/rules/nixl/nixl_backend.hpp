@@ -36,6 +36,7 @@ struct IgnoredVar {
 struct KvBackends {
   dynamo::Framework framework = dynamo::Framework::unknown;  // from the command line
   std::vector<IgnoredVar> ignored;
+  std::vector<std::string> ib_devices;  // SGLang's --disaggregation-ib-device: Mooncake's HCAs
   std::string library = "NIXL";     // what moves KV: "NIXL", "UCX" (directly), "MPI", "MOONCAKE", a connector
   std::string library_source;       // where it was read ("" when nothing chose it)
   bool via_nixl() const { return library == "NIXL"; }

@@ -30,7 +30,8 @@ TEST_CASE("transport variables: listed, read by the node probe, choosing a backe
 }
 
 TEST_CASE("the probes' env filters are the table's names as case patterns") {
-  CHECK(node_probe_env_patterns() == "UCX_*=*|NCCL_*=*|NIXL_*=*|NIXL_BACKEND=*");
+  CHECK(node_probe_env_patterns() ==
+        "UCX_*=*|NCCL_*=*|NIXL_*=*|NIXL_BACKEND=*|MC_GID_INDEX=*|MC_MS_FILTERS=*|MC_FORCE_TCP=*");
   CHECK(backend_env_patterns() ==
         "TRTLLM_NIXL_KVCACHE_BACKEND=*|SGLANG_DISAGGREGATION_NIXL_BACKEND=*|KV_TRANSFER_CONFIG=*|"
         "DYN_KVBM_NIXL_BACKEND_*=*|NIXL_BACKEND=*|VLLM_NIXL_KVCACHE_BACKEND=*|VLLM_NIXL_BACKEND=*");
