@@ -80,7 +80,10 @@ void resolve_engine_configs(ManifestFile& file) {
 
 namespace icheck::recipe {
 
-std::optional<std::string> sglang_transfer_backend(std::string_view text) {
+namespace {
+
+// An engine config file's text as a YAML mapping; nullopt when it is not one.
+std::optional<YAML::Node> config_mapping(std::string_view text) {
   YAML::Node doc;
   try {
     doc = YAML::Load(std::string(text));
@@ -89,25 +92,31 @@ std::optional<std::string> sglang_transfer_backend(std::string_view text) {
   }
   if (!doc.IsDefined() || !doc.IsMap())
     return std::nullopt;
+  return doc;
+}
+
+}  // namespace
+
+std::optional<std::string> sglang_transfer_backend(std::string_view text) {
+  const auto doc = config_mapping(text);
+  if (!doc)
+    return std::nullopt;
   // The flag's name without its dashes, as SGLang's --config keys are written (either spelling).
   const std::string key(dynamo::kSglangTransferBackendFlag.substr(2));
   std::string underscored = key;
   std::replace(underscored.begin(), underscored.end(), '-', '_');
   for (const auto& k : {key, underscored})
-    if (auto v = detail::scalar(detail::child(doc, k)); !v.empty())
+    if (auto v = detail::scalar(detail::child(*doc, k)); !v.empty())
       return v;
   return std::string();
 }
 
 std::optional<std::string> transceiver_backend(std::string_view text) {
-  YAML::Node doc;
-  try {
-    doc = YAML::Load(std::string(text));
-  } catch (const YAML::Exception&) {
+  const auto doc = config_mapping(text);
+  if (!doc)
     return std::nullopt;
-  }
-  if (!doc.IsDefined() || !doc.IsMap()) return std::nullopt;
-  return text::upper(detail::scalar(detail::child(detail::child(doc, "cache_transceiver_config"), "backend")));
+  return text::upper(
+      detail::scalar(detail::child(detail::child(*doc, "cache_transceiver_config"), "backend")));
 }
 
 }  // namespace icheck::recipe
