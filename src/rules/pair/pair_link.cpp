@@ -161,13 +161,13 @@ std::vector<report::Finding> judge(const Side& p, const Side& d) {
       return "RoCE " + set_text(s.gid_types) +
              (s.families.empty() ? "" : ", " + set_text(s.families)) + " GIDs";
     };
-    out.push_back(
-        node::finding(Layer::rdma_access, "pair gids", Status::warn,
-                      "RoCE GIDs do not meet: " + both(p, d, gids(p), gids(d)) +
-                          " (a RoCE v1 GID cannot reach a v2 one, an IPv4 GID not an IPv6 one)",
-                      "give both nodes' RoCE netdevs addresses of one family and one RoCE version "
-                      "(" + std::string(dynamo::kUcxIbGidIndexVar) +
-                          " names the entry): show_gids on each node"));
+    out.push_back(node::finding(
+        Layer::fabric, "pair gids", Status::warn,
+        "RoCE GIDs do not meet: " + both(p, d, gids(p), gids(d)) +
+            " (a RoCE v1 GID cannot reach a v2 one, an IPv4 GID not an IPv6 one)",
+        "give both nodes' RoCE netdevs addresses of one family and one RoCE version "
+        "(" +
+            std::string(dynamo::kUcxIbGidIndexVar) + " names the entry): show_gids on each node"));
   }
   return out;
 }

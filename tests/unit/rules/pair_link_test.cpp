@@ -131,7 +131,7 @@ TEST_CASE("pair gids: RoCE v1-only against v2-only GIDs, and IPv4 against IPv6, 
   auto v1 = roce_bond(only("v1")).facts();
   auto v2 = roce_bond(only("v2")).facts();
   const auto& f = find(judge_pair(v1, v2).prefill, "pair gids");
-  CHECK(f.layer == Layer::rdma_access);
+  CHECK(f.layer == Layer::fabric);
   CHECK(f.status == Status::warn);
   CHECK(contains(f.detail, "RoCE v1, IPv4 GIDs"));
   CHECK(contains(f.detail, "RoCE v2, IPv4 GIDs"));
