@@ -157,9 +157,10 @@ TEST_CASE("probe script on this machine (no RDMA, no GPU) under dash, busybox sh
                                                          {"ibv_caps", "ibv_devinfo"},
                                                          {"nvidia_smi_list", "nvidia-smi"},
                                                          {"ucx_info_d", "ucx_info"}};
-    for (auto [section, command] : tools) {
+    for (const auto& tool : tools) {  // no structured binding: clang 14 cannot capture one
+      const char* section = tool.first;
       CAPTURE(section);
-      CHECK(f.tool(section)->found == on_path(command));
+      CHECK(f.tool(section)->found == on_path(tool.second));
     }
     if (!on_path("nvidia-smi")) CHECK(f.nvidia_smi_error.kind == NvidiaSmiErrorKind::not_found);
     CHECK(f.memlock.soft.has_value());
