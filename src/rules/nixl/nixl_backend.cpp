@@ -212,7 +212,9 @@ KvBackends kv_backends(const std::map<std::string, std::string>& env,
     line += (line.empty() ? "" : " ") + arg;
   line = dynamo::expand_env_refs(line, env);
   b.framework = dynamo::framework_of(line);
-  for (auto name : text::split(text::flag_value(line, dynamo::kSglangIbDeviceFlag), ','))
+  // Named: split's views point into it (a temporary in the range would die before the loop).
+  const std::string ib_device_flag = text::flag_value(line, dynamo::kSglangIbDeviceFlag);
+  for (auto name : text::split(ib_device_flag, ','))
     if (auto device = text::trim(name); !device.empty())
       b.ib_devices.emplace_back(device);
   for (const auto& [name, value] : env) {

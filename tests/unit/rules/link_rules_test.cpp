@@ -65,14 +65,14 @@ TEST_CASE("port errors: a port not allocated to the pod is not judged") {
   for (std::size_t i = 0; i < h100_nics().size(); ++i)
     map += "uverbs" + std::to_string(i) + " " + h100_nics()[i] + "\n";
   p.set("uverbs_ibdev", map).set("transport_env", "UCX_NET_DEVICES=mlx5_0:1\n");
-  const auto& f = find(judge(p), "port errors");
+  const auto f = find(judge(p), "port errors");
   CHECK(contains(f.detail, "mlx5_0:1 port_rcv_errors 14"));
   CHECK_FALSE(contains(f.detail, "mlx5_1:1"));
 }
 
 TEST_CASE("mtu: a RoCE KV port on a 1500-byte netdev warns with both MTUs and 9000 is quiet") {
   // synthetic: the net_mtu section's lines for the bond of the ucx #9484 capture
-  const auto& f = find(judge(roce_bond("lo 65536\nbond1 1500\nb3.vxlan.30100 1450\n")), "mtu");
+  const auto f = find(judge(roce_bond("lo 65536\nbond1 1500\nb3.vxlan.30100 1450\n")), "mtu");
   CHECK(f.layer == Layer::fabric);
   CHECK(f.status == Status::warn);
   CHECK(contains(f.detail, "RDMA MTU 1024 on mlx5_bond_0:1 (netdev MTU 1500: bond1)"));
@@ -88,7 +88,7 @@ TEST_CASE("mtu: ibv_devinfo's active_mtu 1024 of 4096 on a RoCE VF (Azure) warns
   // The Azure capture's port block, under the bond's name (the device the pod's KV uses).
   auto azure = fixture("ibv_devinfo/azure-hbv2-roce-an-and-ib-renamed-devices.txt");
   p.set("ibv_devinfo", text::replace_all(azure, "rdmaP23800p0s2", "mlx5_bond_0"));
-  const auto& f = find(judge(p), "mtu");
+  const auto f = find(judge(p), "mtu");
   CHECK(contains(f.detail, "RDMA MTU 1024 of 4096 on mlx5_bond_0:1"));
   auto ib = healthy_h100().set(
       "ibv_devinfo", fixture("ibv_devinfo/cx6-hdr-vv-port-active-and-port-down-ucx9908.txt"));

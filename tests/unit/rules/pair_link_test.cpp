@@ -48,7 +48,8 @@ std::string bond_gids() {
 // The show_gids rows of one RoCE version only.
 std::string only(const std::string& version) {
   std::string out;
-  for (auto line : text::lines(bond_gids()))
+  const std::string gids = bond_gids();  // named: lines() views into it
+  for (auto line : text::lines(gids))
     if (text::contains(line, "mlx5_bond_0") && text::contains(line, " " + version + " "))
       out += std::string(line) + "\n";
   return out;
@@ -109,7 +110,7 @@ TEST_CASE("pair mtu: RoCE netdev MTUs 9000 against 1500 warn with both") {
   // synthetic: the net_mtu section's lines
   auto a = roce_bond(bond_gids()).set("net_mtu", "bond1 9000\n").facts();
   auto b = roce_bond(bond_gids()).set("net_mtu", "bond1 1500\n").facts();
-  const auto& f = find(judge_pair(a, b).prefill, "pair mtu");
+  const auto f = find(judge_pair(a, b).prefill, "pair mtu");
   CHECK(contains(f.detail, "RDMA MTU 4096 on mlx5_bond_0:1, netdev MTU 9000 on bond1"));
   CHECK(contains(f.detail, "RDMA MTU 1024 on mlx5_bond_0:1, netdev MTU 1500 on bond1"));
 }
@@ -118,7 +119,7 @@ TEST_CASE("pair subnet: InfiniBand GID 0 prefixes that differ warn with both pre
   const auto names = h100_nics();
   auto a = healthy_h100().set("ib_links", gid0(names, "fe80:0000:0000:0000")).facts();
   auto b = healthy_h100().set("ib_links", gid0(names, "fe80:0000:0000:0006")).facts();
-  const auto& f = find(judge_pair(a, b).prefill, "pair subnet");
+  const auto f = find(judge_pair(a, b).prefill, "pair subnet");
   CHECK(f.status == Status::warn);
   CHECK(contains(f.detail, "fe80:0000:0000:0000 on mlx5_0"));
   CHECK(contains(f.detail, "fe80:0000:0000:0006 on mlx5_0"));
@@ -130,7 +131,7 @@ TEST_CASE("pair subnet: InfiniBand GID 0 prefixes that differ warn with both pre
 TEST_CASE("pair gids: RoCE v1-only against v2-only GIDs, and IPv4 against IPv6, warn") {
   auto v1 = roce_bond(only("v1")).facts();
   auto v2 = roce_bond(only("v2")).facts();
-  const auto& f = find(judge_pair(v1, v2).prefill, "pair gids");
+  const auto f = find(judge_pair(v1, v2).prefill, "pair gids");
   CHECK(f.layer == Layer::fabric);
   CHECK(f.status == Status::warn);
   CHECK(contains(f.detail, "RoCE v1, IPv4 GIDs"));
@@ -139,7 +140,7 @@ TEST_CASE("pair gids: RoCE v1-only against v2-only GIDs, and IPv4 against IPv6, 
   auto v6 = roce_bond("mlx5_bond_0 1 0 fe80:0000:0000:0000:0ac0:ebff:fe79:391a v2 bond1\n"
                       "mlx5_bond_0 1 1 fd00:1148:9000:5000:0004:0200:0003:ff20 v2 bond1\n")
                 .facts();
-  const auto& g = find(judge_pair(v2, v6).decode, "pair gids");
+  const auto g = find(judge_pair(v2, v6).decode, "pair gids");
   CHECK(contains(g.detail, "RoCE v2, IPv6 GIDs"));
   CHECK_FALSE(has(judge_pair(v2, roce_bond(bond_gids()).facts()).decode, "pair gids"));
 }

@@ -455,14 +455,16 @@ TEST_CASE("known component types give no role finding") {
 TEST_CASE("kv transfer: a backend outside the vocabulary is a required warn, not an ok") {
   const auto dgd = inline_dgd(two_node_disagg(
       "                - {name: SGLANG_DISAGGREGATION_NIXL_BACKEND, value: HYPERLANE}\n"));
-  const auto* f = find(rules::env_findings(dgd), "prefill kv transfer");
+  const auto findings = rules::env_findings(dgd);
+  const auto* f = find(findings, "prefill kv transfer");
   REQUIRE(f);
   CHECK(f->status == Status::warn);
   CHECK(f->required);
   CHECK(f->detail.find("backend HYPERLANE not in the vocabulary") != std::string::npos);
   const auto known = inline_dgd(two_node_disagg(
       "                - {name: SGLANG_DISAGGREGATION_NIXL_BACKEND, value: LIBFABRIC}\n"));
-  const auto* ok = find(rules::env_findings(known), "prefill kv transfer");
+  const auto known_findings = rules::env_findings(known);
+  const auto* ok = find(known_findings, "prefill kv transfer");
   REQUIRE(ok);
   CHECK(ok->status == Status::ok);
 }

@@ -6,6 +6,7 @@
 #include "rules/rdma_access/mooncake.hpp"
 
 #include <doctest/doctest.h>
+#include <optional>
 
 using namespace icheck;
 using namespace icheck::rules::test;
@@ -38,11 +39,13 @@ const std::string ipv6_only = "mlx5_bond_0 1 0 fe80:0000:0000:0000:0225:9dff:fe3
                               "mlx5_bond_0 1 2 2001:0db8:0000:0000:0225:9dff:fe33:33aa v1 bond0\n"
                               "mlx5_bond_0 1 3 2001:0db8:0000:0000:0225:9dff:fe33:33aa v2 bond0\n";
 
-const report::Finding* named(const std::vector<report::Finding>& fs, const std::string& name) {
+// A copy, not a pointer: the tests look findings up in vectors that die with the expression.
+std::optional<report::Finding> named(const std::vector<report::Finding>& fs,
+                                     const std::string& name) {
   for (const auto& f : fs)
     if (f.name == name)
-      return &f;
-  return nullptr;
+      return f;
+  return std::nullopt;
 }
 
 }  // namespace
@@ -107,7 +110,7 @@ TEST_CASE("mooncake: the HCAs it is told to use must be the pod's") {
   CHECK(f->status == Status::fail);
   CHECK(contains(f->detail, "mlx5_42 not an RDMA device here"));
   p.set("transport_env", "MC_MS_FILTERS=mlx5_0, mlx5_1\n");
-  CHECK(named(rules::judge_mooncake(p.facts(), sglang_mooncake()), "mooncake devices") == nullptr);
+  CHECK(named(rules::judge_mooncake(p.facts(), sglang_mooncake()), "mooncake devices") == std::nullopt);
   // InfiniBand HCAs named: no RoCE port among them, no GID finding.
-  CHECK(named(rules::judge_mooncake(p.facts(), sglang_mooncake()), "mooncake gid") == nullptr);
+  CHECK(named(rules::judge_mooncake(p.facts(), sglang_mooncake()), "mooncake gid") == std::nullopt);
 }
