@@ -110,7 +110,8 @@ TEST_CASE("mooncake: the HCAs it is told to use must be the pod's") {
   CHECK(f->status == Status::fail);
   CHECK(contains(f->detail, "mlx5_42 not an RDMA device here"));
   p.set("transport_env", "MC_MS_FILTERS=mlx5_0, mlx5_1\n");
-  CHECK(named(rules::judge_mooncake(p.facts(), sglang_mooncake()), "mooncake devices") == std::nullopt);
+  CHECK(named(rules::judge_mooncake(p.facts(), sglang_mooncake()), "mooncake devices") ==
+        std::nullopt);
   // InfiniBand HCAs named: no RoCE port among them, no GID finding.
   CHECK(named(rules::judge_mooncake(p.facts(), sglang_mooncake()), "mooncake gid") == std::nullopt);
 }
