@@ -2,7 +2,7 @@
 before any child exists (SIGINT, SIGTERM, SIGHUP, SIGQUIT), manifests of countless documents,
 and one parseable Report on stdout with -o json/yaml on every exit (error and interrupted).
 
-Bounds are generous (the 60 s subprocess timeout is the hang bound); no duration is asserted.
+A hang is caught by the subprocess timeout (60 s); nothing here measures how long a run takes.
 Speed and memory figures are in bench/faults_inputs.py.
 """
 import contextlib

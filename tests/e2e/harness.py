@@ -189,8 +189,9 @@ class FakeCluster:
     def sandbox_processes(self):
         return _sandbox.processes_in(self.workdir)
 
-    def sandbox_processes_left(self, grace=2.0):
-        """sandbox_processes() once they had `grace` seconds to go: the fake API server kills an
+    def sandbox_processes_left(self, grace=10.0):
+        """sandbox_processes() once they had up to `grace` seconds to go (a hang bound: it returns as
+        soon as none is left): the fake API server kills an
         exec's processes when it sees the client's connection close, a moment after the client
         (kubectl, or the plugin killing it) has exited."""
         deadline = time.monotonic() + grace
