@@ -28,9 +28,11 @@ public:
   // has -i (as spec.hold_stdin does for the child). Thread-safe; never throws.
   exec::ChildResult run(const exec::ChildSpec& spec);
 
-private:
-  // The socket of the running proxy, started on first use; "" when there is none.
+  // The socket of the running proxy, started on first use; "" when there is none or the run
+  // went over to kubectl children (pod_read.hpp then reads with kubectl too).
   std::string proxy_socket();
+
+private:
   // Says why once; for_good: every later exec uses kubectl too (else only this one did).
   void fall_back(const std::string& why, bool for_good);
 

@@ -121,6 +121,13 @@ std::string container_state_reason(const json::object* container_status, bool& r
   return running ? "" : "no container status";
 }
 
+long restart_count(const json::object* container_status) {
+  if (container_status == nullptr)
+    return 0;
+  const auto* count = container_status->if_contains("restartCount");
+  return count != nullptr && count->is_int64() ? static_cast<long>(count->as_int64()) : 0;
+}
+
 std::string phase_reason(const PodInfo& pod, const json::object* status,
                          const std::string& container_reason) {
   if (pod.phase == "Pending") {
@@ -132,7 +139,7 @@ std::string phase_reason(const PodInfo& pod, const json::object* status,
     return container_reason.empty() || container_reason == "no container status" ? "Pending"
                                                                                  : container_reason;
   }
-  auto reason = string_at(status, "reason"); // e.g. Failed: Evicted
+  auto reason = string_at(status, "reason");  // e.g. Failed: Evicted
   return reason.empty() ? pod.phase : pod.phase + ": " + reason;
 }
 
@@ -205,14 +212,15 @@ PodInfo parse_pod(const json::object& object, const ContainerChoice& choice) {
   pod.dgd = pod.labels.count(kDeploymentLabel) ? pod.labels.at(kDeploymentLabel) : "";
   read_multinode(pod);
   bool running = false;
-  const auto container_reason = container_state_reason(
-      find_named(array_at(status, "containerStatuses"), pod.container), running);
+  const auto* container_status = find_named(array_at(status, "containerStatuses"), pod.container);
+  const auto container_reason = container_state_reason(container_status, running);
+  pod.restart_count = restart_count(container_status);
   pod.container_running = !pod.container.empty() && running;
   pod.not_running_reason = not_running_reason(pod, metadata, status, choice, container_reason);
   return pod;
 }
 
-} // namespace
+}  // namespace
 
 Expected<std::vector<PodInfo>> parse_pods_json(std::string_view text,
                                                const ContainerChoice& choice) {
@@ -262,4 +270,4 @@ std::string PodInfo::next_step() const {
   return "kubectl describe pod " + where;
 }
 
-} // namespace icheck::kube
+}  // namespace icheck::kube

@@ -25,8 +25,8 @@ inline constexpr const char* kLwsGroupIndexLabel = "leaderworkerset.sigs.k8s.io/
 inline constexpr const char* kLwsWorkerIndexLabel = "leaderworkerset.sigs.k8s.io/worker-index";
 
 struct ContainerChoice {
-  std::string name = "main"; // the container the Dynamo operator creates
-  bool given = false;        // -c on the command line: no fallback to the first container
+  std::string name = "main";  // the container the Dynamo operator creates
+  bool given = false;         // -c on the command line: no fallback to the first container
 };
 
 struct PodInfo {
@@ -39,11 +39,11 @@ struct PodInfo {
   std::map<std::string, std::string> labels;
   dynamo::Role role = dynamo::Role::unknown;
   std::string role_not_understood;  // "component type 'main'": a label outside the vocabulary
-  std::string component; // nvidia.com/dynamo-component
-  std::string dgd;       // nvidia.com/dynamo-graph-deployment-name
+  std::string component;            // nvidia.com/dynamo-component
+  std::string dgd;                  // nvidia.com/dynamo-graph-deployment-name
   std::vector<std::string> containers;
   std::vector<std::string> command_line;  // the chosen container's command + args, as in the spec
-  std::map<std::string, std::string> spec_env; // its env with literal values, as in the spec
+  std::map<std::string, std::string> spec_env;  // its env with literal values, as in the spec
   bool host_ipc = false;  // spec.hostIPC: the pod shares the node's IPC namespace
   bool host_pid = false;  // spec.hostPID: and its PID namespace
   // A multinode worker's leader or worker pod (LWS worker-index label, else the Grove clique
@@ -51,14 +51,15 @@ struct PodInfo {
   // cannot be told); single and "" otherwise.
   dynamo::MultinodePart multinode = dynamo::MultinodePart::single;
   std::string multinode_group;
-  std::string container;      // chosen; "" when -c names a container the pod lacks
-  std::string container_note; // "no container main; using first container X"
+  std::string container;       // chosen; "" when -c names a container the pod lacks
+  std::string container_note;  // "no container main; using first container X"
   bool container_running = false;
-  std::string not_running_reason; // "Pending: Unschedulable", "CrashLoopBackOff", ...
+  long restart_count = 0;  // of the chosen container: its previous log holds why it restarted
+  std::string not_running_reason;  // "Pending: Unschedulable", "CrashLoopBackOff", ...
 
   bool probeable() const;
-  std::string skip_detail() const;    // one line; "" when probeable
-  std::string next_step() const;      // the command that shows why; "" when probeable
+  std::string skip_detail() const;  // one line; "" when probeable
+  std::string next_step() const;    // the command that shows why; "" when probeable
 };
 
 // A List, PodList, or a single Pod. Errors name what was malformed.
@@ -85,8 +86,8 @@ const PodInfo* multinode_leader(const std::vector<PodInfo>& pods, const PodInfo&
 std::vector<PodInfo> select_targets(const std::vector<PodInfo>& pods, bool all_components);
 
 // `-l` values for the target kinds.
-std::string default_selector(); // every pod of any DynamoGraphDeployment
+std::string default_selector();  // every pod of any DynamoGraphDeployment
 std::string deployment_selector(const std::string& dgd);
-std::string deployments_selector(const std::vector<std::string>& dgds); // --recipe DIR
+std::string deployments_selector(const std::vector<std::string>& dgds);  // --recipe DIR
 
-} // namespace icheck::kube
+}  // namespace icheck::kube

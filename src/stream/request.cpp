@@ -60,7 +60,24 @@ std::optional<std::string> exec_accept_paths(const std::vector<std::string>& nam
   }
   // Anchored both ends; [^/]+ keeps the pod one path segment (the proxy matches the decoded
   // path, so an encoded '/' becomes a real one and no longer matches).
-  return "^/api/v1/namespaces/(" + alternatives + ")/pods/[^/]+/exec$";
+  return "^/api/v1/namespaces/(" + alternatives + ")/(pods/[^/]+/(exec|log)|events)$";
+}
+
+std::string log_path(const LogQuery& q) {
+  std::string path = "/api/v1/namespaces/" + percent_encode(q.namespace_) + "/pods/" +
+                     percent_encode(q.pod) + "/log?";
+  if (!q.container.empty())
+    path += "container=" + percent_encode(q.container) + "&";
+  if (q.previous)
+    path += "previous=true&";
+  return path + "tailLines=" + std::to_string(q.tail_lines) +
+         "&limitBytes=" + std::to_string(q.limit_bytes) + "&timestamps=true";
+}
+
+std::string events_path(const std::string& namespace_, const std::string& pod, long limit) {
+  return "/api/v1/namespaces/" + percent_encode(namespace_) +
+         "/events?fieldSelector=" + percent_encode("involvedObject.name=" + pod) +
+         "&limit=" + std::to_string(limit);
 }
 
 }  // namespace icheck::stream

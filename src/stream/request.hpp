@@ -40,8 +40,27 @@ std::string exec_path(const ExecTarget& target);
 // A Kubernetes namespace name (an RFC 1123 DNS label): nothing in it needs quoting in a regexp.
 bool is_namespace_name(std::string_view name);
 
-// --accept-paths for `kubectl proxy`: the pods/exec path of these namespaces and nothing else.
+// --accept-paths for `kubectl proxy`: of these namespaces, the pods/exec path, a pod's log and
+// the events list (GET only: the proxy rejects every other method), and nothing else.
 // nullopt when a name is not a namespace name (then no proxy is started).
 std::optional<std::string> exec_accept_paths(const std::vector<std::string>& namespaces);
+
+// What a pod's log read asks for (GET pods/log): never follow, always bounded.
+struct LogQuery {
+  std::string namespace_;
+  std::string pod;
+  std::string container;
+  bool previous = false;  // the container's previous instance (it restarted)
+  long tail_lines = 2000;
+  long limit_bytes = 1 << 20;
+};
+
+// "/api/v1/namespaces/NS/pods/POD/log?container=C&tailLines=N&limitBytes=B&timestamps=true"
+// (&previous=true when asked).
+std::string log_path(const LogQuery& query);
+
+// "/api/v1/namespaces/NS/events?fieldSelector=involvedObject.name%3DPOD&limit=N": the pod's
+// events (core/v1, as kubectl describe lists them).
+std::string events_path(const std::string& namespace_, const std::string& pod, long limit);
 
 }  // namespace icheck::stream

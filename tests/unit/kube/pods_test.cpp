@@ -38,7 +38,7 @@ const PodInfo& by_name(const std::vector<PodInfo>& pods, const std::string& name
   return pods.front();
 }
 
-} // namespace
+}  // namespace
 
 TEST_CASE("v1alpha1-style labels: worker + sub-component-type / then args / then name") {
   const auto pods = load("v1alpha1_workers.json");
@@ -148,6 +148,9 @@ TEST_CASE("pods that cannot be probed say why and what to run next") {
   CHECK_FALSE(crash.container_running);
   CHECK(crash.not_running_reason == "CrashLoopBackOff");
   CHECK(crash.next_step() == "kubectl logs nb-decode-2 -n dynamo -c main --previous");
+  CHECK(crash.restart_count == 7);  // its previous container's log is worth reading
+  CHECK(not_ready.restart_count == 0);
+  CHECK(unschedulable.restart_count == 0);  // no container status at all
   CHECK(by_name(pods, "nb-job-0").not_running_reason == "Succeeded");
 }
 

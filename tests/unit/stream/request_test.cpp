@@ -36,20 +36,27 @@ TEST_CASE("namespace names: RFC 1123 labels only") {
   CHECK_FALSE(is_namespace_name(std::string(64, 'a')));
 }
 
-TEST_CASE("accept paths: exactly pods/exec in the targets' namespaces / nothing for a bad name") {
+TEST_CASE("accept paths: exactly pods/exec, pods/log and events in the targets' namespaces / "
+          "nothing for a bad name") {
   const auto re = exec_accept_paths({"dynamo", "team-b", "dynamo"});
   REQUIRE(re);
-  CHECK(*re == "^/api/v1/namespaces/(dynamo|team-b)/pods/[^/]+/exec$");
+  CHECK(*re == "^/api/v1/namespaces/(dynamo|team-b)/(pods/[^/]+/(exec|log)|events)$");
   CHECK(re->find(',') == std::string::npos);  // kubectl splits its flag on commas
   const std::regex accept(*re);
   CHECK(std::regex_search("/api/v1/namespaces/dynamo/pods/w-0/exec", accept));
   CHECK(std::regex_search("/api/v1/namespaces/team-b/pods/w-1/exec", accept));
+  CHECK(std::regex_search("/api/v1/namespaces/dynamo/pods/w-0/log", accept));
+  CHECK(std::regex_search("/api/v1/namespaces/team-b/events", accept));
   for (const char* refused :
        {"/api/v1/namespaces/dynamo/pods", "/api/v1/namespaces/dynamo/pods/w-0",
         "/api/v1/namespaces/dynamo/pods/w-0/attach", "/api/v1/namespaces/kube-system/pods/x/exec",
         "/api/v1/namespaces/dynamox/pods/w-0/exec", "/api/v1/namespaces/dynamo/pods/a/b/exec",
         "/api/v1/namespaces/dynamo/secrets", "/x/api/v1/namespaces/dynamo/pods/w-0/exec",
-        "/api/v1/namespaces/dynamo/pods/w-0/exec/more"}) {
+        "/api/v1/namespaces/dynamo/pods/w-0/exec/more", "/api/v1/namespaces/dynamo/pods/w-0/logs",
+        "/api/v1/namespaces/dynamo/pods/w-0/log/x", "/api/v1/namespaces/dynamo/events/e1",
+        "/api/v1/namespaces/kube-system/events", "/api/v1/events",
+        "/apis/events.k8s.io/v1/namespaces/dynamo/events", "/api/v1/namespaces/dynamo/secrets/log",
+        "/api/v1/namespaces/dynamo/configmaps/x/log", "/api/v1/namespaces/dynamo/pods/w-0/proxy"}) {
     CAPTURE(refused);
     CHECK_FALSE(std::regex_search(refused, accept));
   }
@@ -67,4 +74,21 @@ TEST_CASE("proxy argv: Unix socket, our accept paths, attach rejected, GET only,
                                          "--accept-hosts=^localhost$"});
   for (const auto& a : args)
     CHECK(a.find("--port") == std::string::npos);  // nothing listens on TCP
+}
+
+TEST_CASE("log path: bounded, timestamped, never follow / previous only when asked") {
+  LogQuery q{"dynamo", "w-0", "main", false, 2000, 1048576};
+  CHECK(log_path(q) ==
+        "/api/v1/namespaces/dynamo/pods/w-0/log?container=main&tailLines=2000&limitBytes=1048576"
+        "&timestamps=true");
+  q.previous = true;
+  q.container = "a b";
+  CHECK(log_path(q) == "/api/v1/namespaces/dynamo/pods/w-0/log?container=a%20b&previous=true"
+                       "&tailLines=2000&limitBytes=1048576&timestamps=true");
+  CHECK(log_path(q).find("follow") == std::string::npos);
+}
+
+TEST_CASE("events path: the pod's events by field selector, a bounded list") {
+  CHECK(events_path("dynamo", "w-0", 200) ==
+        "/api/v1/namespaces/dynamo/events?fieldSelector=involvedObject.name%3Dw-0&limit=200");
 }
