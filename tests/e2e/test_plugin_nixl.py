@@ -210,10 +210,10 @@ class TestNixlLayouts(NixlMixin, unittest.TestCase):
         doc, _, _ = self.check("nixl-known-issue", {"prefill": dict(NO_TOOL, versions=OK), "decode": NO_TOOL},
                                "unconfirmed", layer="nixl")
         d = details(doc)
-        self.assertTrue(d[("nixl-known-issue-0-prefill", "known issue")].startswith(
+        self.assertTrue(d[("nixl-known-issue-0-prefill", "known-issue")].startswith(
             "NIXL 0.10.0: NIXL 0.10.0 changed UCX transport selection"))
-        self.assertTrue(d[("nixl-known-issue-0-prefill", "known issue")].endswith("(vllm-project/vllm #35799)"))
-        self.assertNotIn(("nixl-known-issue-0-decode", "known issue"), d)
+        self.assertTrue(d[("nixl-known-issue-0-prefill", "known-issue")].endswith("(vllm-project/vllm #35799)"))
+        self.assertNotIn(("nixl-known-issue-0-decode", "known-issue"), d)
 
 
     def test_mooncake_gids(self):

@@ -132,22 +132,11 @@ Finding versions(const NixlFacts& f) {
   return nixl_finding("versions", Status::ok, join(parts, "; "), {}, false);
 }
 
-// Versions with known KV-transfer trouble (known_trouble.hpp): NIXL's package, and the UCX its
-// versions file records; nothing when none is in a row's range.
+// Versions with known KV-transfer trouble: NIXL's package and the UCX its versions file records,
+// judged by the knowledge rows (known_trouble.hpp); nothing when no row fires.
 void known_issues(const NixlFacts& f, std::vector<Finding>& out) {
-  const auto add = [&](std::string_view shown, std::string_view package,
-                       const std::string& version) {
-    for (const auto* row : troubles(package, version))
-      out.push_back(nixl_finding(
-          "known issue", Status::warn, trouble_text(shown, version, *row),
-          "use " + std::string(shown) + " " + std::string(row->below) + " or later" +
-              (row->from == "0" ? "" : " (or earlier than " + std::string(row->from) + ")")));
-  };
-  if (f.versions.nixl)
-    add("NIXL", f.versions.nixl_package.empty() ? "nixl" : f.versions.nixl_package,
-        *f.versions.nixl);
-  if (f.versions.ucx)
-    add("UCX", "ucx", *f.versions.ucx);
+  for (auto& finding : known_trouble(nixl_version_facts(f)))
+    out.push_back(std::move(finding));
 }
 
 Finding efa(const NixlFacts& f, const KvBackends& backends) {

@@ -25,12 +25,12 @@ bool has(const std::vector<std::string>& v, const std::string& s) { return std::
 std::optional<report::Finding> version(const NodeView& v) {
   const auto& uv = v.facts.ucx_version;
   if (!uv || uv->version.empty()) return std::nullopt;
-  // The versions with known trouble are one table (rules/nixl/known_trouble.hpp).
-  if (auto rows = troubles("ucx", uv->version); !rows.empty())
-    return finding(Layer::ucx, "version", Status::warn,
-                   trouble_text("UCX", uv->version, *rows.front()),
-                   "use an image whose UCX is >= " + std::string(rows.front()->below) +
-                       " (the one NIXL was built against)");
+  // The versions with known trouble are knowledge rows (rules/nixl/known_trouble.hpp).
+  knowledge::FactMap facts;
+  facts.set("version.ucx", uv->version);
+  for (auto& f : known_trouble(facts))
+    if (f.layer == Layer::ucx)
+      return f;
   if (!uv->configured_with.empty() && !uv->with_cuda)
     return finding(Layer::ucx, "version", Status::warn,
                    "UCX " + uv->version + " built without --with-cuda: no cuda_copy/cuda_ipc, no GPUDirect");
