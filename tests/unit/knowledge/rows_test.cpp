@@ -4,6 +4,8 @@
 #include "knowledge/load.hpp"
 
 #include <doctest/doctest.h>
+#include <filesystem>
+#include <fstream>
 #include <set>
 
 using namespace icheck::knowledge;
@@ -44,5 +46,28 @@ TEST_CASE("knowledge data: every row has a public source and a filled detail") {
     CHECK(r.sources.front().starts_with("https://"));
     auto detail = fill(r.detail, from_example(r.failing));
     CHECK(detail.find("(unknown)") == std::string::npos);
+  }
+}
+
+TEST_CASE("knowledge data: no signature row matches a line of a healthy start-up log") {
+  // tests/fixtures/logs/healthy/**: real logs of workers whose KV path worked (the logs helper's
+  // fixtures); a `# source:` or `# synthetic:` first line is the fixture's provenance.
+  const std::filesystem::path dir = std::filesystem::path(ICHECK_TEST_DATA) / "fixtures/logs/healthy";
+  if (!std::filesystem::exists(dir)) return;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir)) {
+    if (!entry.is_regular_file()) continue;
+    std::ifstream in(entry.path());
+    std::string line;
+    for (int number = 1; std::getline(in, line); ++number) {
+      if (number == 1 && line.starts_with("# ")) continue;
+      FactMap facts;
+      facts.set("log.line", line.substr(0, 4096));
+      facts.set("log.container", "current");
+      for (const auto& hit : evaluate(signature_rows(), facts)) {
+        CAPTURE(entry.path().string());
+        CAPTURE(number);
+        FAIL_CHECK("signature " << hit.row->id << " matches a healthy line: " << line);
+      }
+    }
   }
 }
