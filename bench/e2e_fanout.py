@@ -9,13 +9,17 @@ starts), for N = 16, 64, 256, 1024 by default, side by side:
   kubectl  the plugin with --transport=kubectl (one `kubectl exec` child per pod),
   proxy    the plugin with --transport=proxy (one `kubectl proxy`, our WebSocket streams).
 
-Per row: wall seconds, CPU seconds of the client side (the plugin or the bench's kubectl
+--ending sets how the fake API server ends each exec stream after the status (fakeapi/server.py
+ENDINGS; default close-drop, the close frame and then the connection closed at once, as servers
+on Go's x/net/websocket do); --parallel takes a list, to choose the default from the figures.
+Per row: pods lost (not probed whole), wall seconds, CPU seconds of the client side (the plugin or the bench's kubectl
 children and everything they started; the fake API server and its pods are not counted), and the
 peak RSS of that whole client process tree (summed over its processes, sampled every 10 ms).
 The ideal is ceil(N / parallel) x 200 ms. Figures, never assertions.
 
     ICHECK_PLUGIN=build/kubectl-dynamo_icheck /usr/bin/python3 bench/e2e_fanout.py \\
-        [--pods 16,64,256,1024] [--kubectl 1.32] [--parallel 16] [--repeat 1]
+        [--pods 16,64,256,1024] [--kubectl 1.32] [--parallel 16,32,64] [--repeat 1]
+        [--methods floor,stream,kubectl,proxy] [--ending close-drop]
     (cmake --build build --target bench first, for the stream row)
 """
 import argparse
@@ -129,8 +133,7 @@ def floor(c, version, pods, parallel):
     with TreeRss(os.getpid(), exclude=[c.proc.pid]) as rss:
         with concurrent.futures.ThreadPoolExecutor(parallel) as ex:
             rcs = list(ex.map(one, pods))
-    assert all(rc == 0 for rc in rcs), rcs
-    return time.monotonic() - t0, child_cpu() - cpu0, rss.peak_kib
+    return time.monotonic() - t0, child_cpu() - cpu0, rss.peak_kib, sum(1 for rc in rcs if rc != 0)
 
 
 def stream_floor(c, version, pods, parallel, binary):
@@ -140,7 +143,7 @@ def stream_floor(c, version, pods, parallel, binary):
     with TreeRss(proc.pid, include_root=True) as rss:
         out, err = proc.communicate(timeout=900)
     assert proc.returncode == 0, out + err
-    return time.monotonic() - t0, child_cpu() - cpu0, rss.peak_kib
+    return time.monotonic() - t0, child_cpu() - cpu0, rss.peak_kib, 0
 
 
 def plugin(c, version, transport, parallel):
@@ -155,9 +158,8 @@ def plugin(c, version, transport, parallel):
     assert proc.returncode in (0, 1, 2), err[-2000:]
     assert b"note:" not in err, err[-2000:]  # no fallback: the row measures what it names
     doc = json.loads(out)
-    probed = sum(1 for t in doc["targets"] if not any(ch["name"] in ("exec", "probe") for ch in t["checks"]))
-    assert probed == len(doc["targets"]), "%d of %d pods probed" % (probed, len(doc["targets"]))
-    return secs, child_cpu() - cpu0, rss.peak_kib
+    lost = sum(1 for t in doc["targets"] if any(ch["name"] in ("exec", "probe") for ch in t["checks"]))
+    return secs, child_cpu() - cpu0, rss.peak_kib, lost
 
 
 def median(rows):
@@ -168,35 +170,42 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--pods", default="16,64,256,1024")
     ap.add_argument("--kubectl", default="1.32")
-    ap.add_argument("--parallel", type=int, default=16)
+    ap.add_argument("--parallel", default="16")
     ap.add_argument("--repeat", type=int, default=1)
+    ap.add_argument("--methods", default="floor,stream,kubectl,proxy")
+    ap.add_argument("--ending", default="close-drop")
     ap.add_argument("--stream-bench", default=os.path.join(E2E, "..", "..", "build", "bench",
                                                            "bench_stream_fanout"),
                     help="built by `cmake --build build --target bench`; its row is left out if absent")
     a = ap.parse_args()
     work = tempfile.mkdtemp(prefix="icheck-bench-")
-    print("parallel %d, kubectl %s, 200 ms exec latency, median of %d" % (a.parallel, a.kubectl, a.repeat))
-    print("%5s  %-8s %8s %8s %8s %13s" % ("pods", "method", "ideal_s", "wall_s", "cpu_s", "peak_rss_mib"))
+    print("kubectl %s, 200 ms exec latency, stream ending %s, median of %d"
+          % (a.kubectl, a.ending, a.repeat))
+    print("%5s %4s  %-8s %5s %8s %8s %8s %13s"
+          % ("pods", "par", "method", "lost", "ideal_s", "wall_s", "cpu_s", "peak_rss_mib"))
+    methods = a.methods.split(",")
     try:
         for n in [int(x) for x in a.pods.split(",")]:
-            with harness.FakeCluster(scenario_dir(n, work)) as c:
+            with harness.FakeCluster(scenario_dir(n, work),
+                                     server_env={"FAKEAPI_EXEC_ENDING": a.ending}) as c:
                 pods = ["fanout-0-vllmworker-%d" % i for i in range(n)]
-                runs = {
-                    "floor": lambda: floor(c, a.kubectl, pods, a.parallel),
-                    "stream": lambda: stream_floor(c, a.kubectl, pods, a.parallel, a.stream_bench),
-                    "kubectl": lambda: plugin(c, a.kubectl, "kubectl", a.parallel),
-                    "proxy": lambda: plugin(c, a.kubectl, "proxy", a.parallel),
-                }
-                if not os.path.exists(a.stream_bench):
-                    del runs["stream"]
-                ideal = math.ceil(n / a.parallel) * 0.2
-                for name, fn in runs.items():
-                    got = [fn() for _ in range(a.repeat)]
-                    wall = median([g[0] for g in got])
-                    cpu = median([g[1] for g in got])
-                    rss = median([g[2] for g in got])
-                    print("%5d  %-8s %8.2f %8.2f %8.2f %13.1f" % (n, name, ideal, wall, cpu, rss / 1024.0),
-                          flush=True)
+                for parallel in [int(x) for x in a.parallel.split(",")]:
+                    runs = {
+                        "floor": lambda: floor(c, a.kubectl, pods, parallel),
+                        "stream": lambda: stream_floor(c, a.kubectl, pods, parallel, a.stream_bench),
+                        "kubectl": lambda: plugin(c, a.kubectl, "kubectl", parallel),
+                        "proxy": lambda: plugin(c, a.kubectl, "proxy", parallel),
+                    }
+                    if not os.path.exists(a.stream_bench):
+                        del runs["stream"]
+                    ideal = math.ceil(n / parallel) * 0.2
+                    for name, fn in runs.items():
+                        if name not in methods:
+                            continue
+                        got = [fn() for _ in range(a.repeat)]
+                        wall, cpu, rss, lost = (median([g[i] for g in got]) for i in range(4))
+                        print("%5d %4d  %-8s %5d %8.2f %8.2f %8.2f %13.1f"
+                              % (n, parallel, name, lost, ideal, wall, cpu, rss / 1024.0), flush=True)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

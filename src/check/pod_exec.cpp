@@ -35,6 +35,8 @@ exec::ChildResult PodExec::run(const exec::ChildSpec& spec) {
   stream::ExecTarget target{parsed->namespace_, parsed->pod, parsed->container, parsed->command,
                             parsed->stdin};
   auto streamed = stream::ws_exec(socket, target, {spec.deadline, spec.output_cap});
+  if (streamed.broke_early && spec.read_only && exec::interrupt_signal() == 0)
+    streamed = stream::ws_exec(socket, target, {spec.deadline, spec.output_cap});
   if (!streamed.refused)
     return std::move(streamed.result);
   fall_back((streamed.transient ? "exec through it failed: " : "exec through it was refused: ") +

@@ -25,7 +25,8 @@ public:
 
   // spec.argv is a kubectl exec argv (kube::exec_argv, a transfer plan's side): with the proxy
   // transport it runs as a stream, bounded by spec's deadline and cap, stdin held open when it
-  // has -i (as spec.hold_stdin does for the child). Thread-safe; never throws.
+  // has -i (as spec.hold_stdin does for the child); a spec.read_only command whose stream broke
+  // before any byte is streamed once more. Thread-safe; never throws.
   exec::ChildResult run(const exec::ChildSpec& spec);
 
   // The socket of the running proxy, started on first use; "" when there is none or the run

@@ -33,7 +33,27 @@ kube::ExecFailure classify(const KubeSession& session, const kube::PodInfo& pod,
 
 // kubectl exec can exit 0 with its stdout cut short (kubernetes/kubernetes#124571): the script
 // ran to its end, but the final marker never arrived.
-bool lost_output(const exec::ChildResult& r) { return r.ok() && !probe::output_complete(r.out); }
+bool lost_output(const exec::ChildResult& r) {
+  return r.ok() && !probe::output_complete(r.out);
+}
+
+// kubectl (client-go) drops an exec's status when the stream then ends without a close frame
+// (EOF, a reset) and exits 1 saying "error reading from error stream". The probe's own end
+// marker, which carries the run's nonce, proves that the script ran to its end and that its
+// output arrived whole: the trailer changes nothing (issue 27; the proxy transport reads the
+// status itself).
+void keep_whole_output(exec::ChildResult& r) {
+  constexpr std::string_view trailer = "error reading from error stream";
+  const auto at = r.err.find(trailer);
+  if (r.exit_code != 1 || at == std::string::npos || r.timed_out || r.truncated || r.interrupted ||
+      r.signal != 0 || !probe::output_complete(r.out))
+    return;
+  const auto line = r.err.rfind('\n', at);
+  const auto begin = line == std::string::npos ? 0 : line + 1;
+  const auto end = r.err.find('\n', at);
+  r.err.erase(begin, end == std::string::npos ? std::string::npos : end + 1 - begin);
+  r.exit_code = 0;
+}
 
 // A fresh nonce for the probe's section markers (sections.hpp): the pod cannot guess it.
 std::string section_nonce() {
@@ -81,9 +101,12 @@ std::vector<PodProbe> probe_pods(const KubeSession& session, PodExec& pod_exec,
                                 probe.pod.container, bounded_script);
     spec.deadline = run.timeout;
     spec.output_cap = run.output_cap;
+    spec.read_only = true;
     probe.result = pod_exec.run(spec);
+    keep_whole_output(*probe.result);
     if (lost_output(*probe.result) && exec::interrupt_signal() == 0) {
       probe.result = pod_exec.run(spec);  // read-only and idempotent: once more
+      keep_whole_output(*probe.result);
     }
     probe.failure = classify(session, probe.pod, *probe.result, run);
     progress.finished(i);

@@ -27,25 +27,28 @@ struct ChildSpec {
   // EOF once it has ended here or this process died (then `kubectl exec -i` closes the remote
   // command's stdin). Otherwise stdin is /dev/null.
   bool hold_stdin = false;
+  // The command only reads: where its exec stream broke before any byte came back (nothing
+  // anyone saw ran), the exec transport runs it once more (check/pod_exec.hpp). Never for the
+  // transfer test's sides.
+  bool read_only = false;
 };
 
 struct ChildResult {
-  int exit_code = -1;          // the child's exit status; -1 when killed by a signal or not run
-  int signal = 0;              // the signal that ended the child, 0 if it exited
-  bool timed_out = false;      // the deadline expired and the group was killed
-  bool truncated = false;      // a stream passed output_cap and the group was killed
-  bool not_found = false;      // argv[0] is not on PATH / does not exist; nothing ran
-  bool interrupted = false;    // SIGINT/SIGTERM (exec/interrupt.hpp): not started, or killed
-  std::string spawn_error;     // any other failure to start (or supervise) the child
-  std::string out;             // stdout, at most output_cap bytes
-  std::string err;             // stderr, at most output_cap bytes
+  int exit_code = -1;        // the child's exit status; -1 when killed by a signal or not run
+  int signal = 0;            // the signal that ended the child, 0 if it exited
+  bool timed_out = false;    // the deadline expired and the group was killed
+  bool truncated = false;    // a stream passed output_cap and the group was killed
+  bool not_found = false;    // argv[0] is not on PATH / does not exist; nothing ran
+  bool interrupted = false;  // SIGINT/SIGTERM (exec/interrupt.hpp): not started, or killed
+  std::string spawn_error;   // any other failure to start (or supervise) the child
+  std::string out;           // stdout, at most output_cap bytes
+  std::string err;           // stderr, at most output_cap bytes
   std::chrono::milliseconds elapsed{0};
 
   // Ran, exited 0, and nothing was cut short.
   bool ok() const {
     return !not_found && !interrupted && spawn_error.empty() && !timed_out && !truncated &&
-           signal == 0 &&
-           exit_code == 0;
+           signal == 0 && exit_code == 0;
   }
 };
 

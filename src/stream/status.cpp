@@ -76,6 +76,12 @@ StatusEnd status_end(std::string_view status_json) {
   return {1, "error: " + field(status, "message") + "\n"};
 }
 
+bool status_complete(std::string_view status_json) {
+  boost::system::error_code ec;
+  const auto v = json::parse(status_json, ec);
+  return !ec && v.is_object();
+}
+
 Declined declined(int http_status, std::string_view body) {
   boost::system::error_code ec;
   const auto v = json::parse(body, ec);

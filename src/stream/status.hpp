@@ -18,6 +18,10 @@ struct StatusEnd {
 // N"; any other failure exit 1 and "error: MESSAGE".
 StatusEnd status_end(std::string_view status_json);
 
+// The status channel holds one whole JSON object: the server has said how the exec ended, and
+// nothing the connection does afterwards (an abnormal close, EOF, a reset) changes that.
+bool status_complete(std::string_view status_json);
+
 // A refused upgrade (an HTTP answer other than 101).
 struct Declined {
   // The API server answered for the pod, as kubectl would end too: exit 1 and this line

@@ -25,6 +25,8 @@ constexpr std::chrono::milliseconds kTick{50};
 // (exec::kKillGrace for a kubectl child).
 constexpr std::chrono::milliseconds kCloseGrace{200};
 constexpr std::size_t kStatusCap = 64 * 1024;
+// After the status, how long the server gets to close the stream before the exec ends anyway.
+constexpr std::chrono::milliseconds kStatusSettle{2'000};
 
 class Exchange {
 public:
@@ -89,13 +91,14 @@ private:
   void on_read(boost::system::error_code ec) {
     if (m_ended)
       return;
+    // Once the status has arrived the exec has ended: a close with any code, EOF without a
+    // close frame, or EPIPE/ECONNRESET while answering the server's close changes nothing.
+    if (ec && ec != websocket::error::message_too_big && m_status_done)
+      return end_with_status();
     if (ec == websocket::error::closed) {
       if (m_ws.reason().code != websocket::close_code::normal)
         return broken("websocket: close " + std::to_string(m_ws.reason().code));
-      const auto end = status_end(m_status);
-      m_out.result.exit_code = end.exit_code;
-      m_out.result.err += end.stderr_note;
-      return finish();
+      return end_with_status();  // no status sent: success, as kubectl reads it
     }
     if (ec == websocket::error::message_too_big) {  // one frame past the cap: cut there too
       m_out.result.truncated = true;
@@ -112,11 +115,22 @@ private:
       read();
   }
 
+  void end_with_status() {
+    const auto end = status_end(m_status);
+    m_out.result.exit_code = end.exit_code;
+    m_out.result.err += end.stderr_note;
+    finish();
+  }
+
   // A channel's bytes: stdout and stderr up to the cap (past it the exec is stopped, like a
   // kubectl killed at the cap), the status kept for the end.
   void take(unsigned char channel, std::string_view payload) {
     if (channel == kStatus) {
       m_status.append(payload.substr(0, kStatusCap - std::min(kStatusCap, m_status.size())));
+      if (!m_status_done && status_complete(m_status)) {
+        m_status_done = true;
+        m_settle_at = Clock::now() + kStatusSettle;
+      }
       return;
     }
     if (channel != kStdout && channel != kStderr)
@@ -130,7 +144,10 @@ private:
     }
   }
 
+  // The stream ended before the status: what arrived is kept, and the pod says the stream broke
+  // (kubectl's words). Before any byte, a read-only probe may be run again (PodExec).
   void broken(const std::string& why) {
+    m_out.broke_early = m_out.result.out.empty() && m_out.result.err.empty();
     m_out.result.exit_code = 1;
     m_out.result.err += "error: error reading from error stream: next reader: " + why + "\n";
     finish();
@@ -144,6 +161,8 @@ private:
       const auto now = Clock::now();
       if (m_closing_at && now >= *m_closing_at)
         return finish();
+      if (m_status_done && !m_closing_at && now >= m_settle_at)
+        return end_with_status();  // the server said how it ended but keeps the stream open
       if (!m_closing_at && exec::interrupt_signal() != 0) {
         m_out.result.interrupted = true;
         stop();
@@ -202,6 +221,8 @@ private:
   std::string m_status;
   std::string m_close_signal;
   std::optional<Clock::time_point> m_closing_at;
+  Clock::time_point m_settle_at;
+  bool m_status_done = false;
   bool m_open = false;
   bool m_ended = false;
 };

@@ -28,6 +28,9 @@ struct StreamResult {
   // not by policy: worth kubectl exec for this one, not a reason to give up the proxy.
   bool transient = false;
   std::string protocol;  // the channel protocol the server chose
+  // The stream broke before the exit status and before any byte of output: nothing ran that
+  // anyone saw; a read-only command may be run again.
+  bool broke_early = false;
 };
 
 // Never throws. An interrupt (exec/interrupt.hpp) ends the stream like a killed kubectl.

@@ -66,8 +66,10 @@ def plugin_path(plugin=None):
 
 
 class FakeCluster:
-    def __init__(self, scenario, namespace="dynamo", plugin=None, keep=False, rbac=None):
+    def __init__(self, scenario, namespace="dynamo", plugin=None, keep=False, rbac=None,
+                 server_env=None):
         self.scenario = scenario
+        self.server_env = server_env  # added to the fake API server's environment
         self.rbac = rbac  # a Role YAML the server enforces (fakeapi --rbac), or None
         self.namespace = namespace
         self.plugin = plugin
@@ -89,7 +91,8 @@ class FakeCluster:
             [sys.executable, "-m", "fakeapi", "--scenario", self.scenario, "--port-file", port_file,
              "--request-log", self.log_path, "--workdir", self.workdir]
             + (["--rbac", os.path.abspath(self.rbac)] if self.rbac else []),
-            cwd=E2E_DIR, stdout=self.server_out, stderr=subprocess.STDOUT, start_new_session=True)
+            cwd=E2E_DIR, stdout=self.server_out, stderr=subprocess.STDOUT, start_new_session=True,
+            env=dict(os.environ, **(self.server_env or {})))
         while not os.path.exists(port_file):
             if self.proc.poll() is not None:
                 raise RuntimeError("fake API server exited %d:\n%s" % (self.proc.returncode, self.server_log()))

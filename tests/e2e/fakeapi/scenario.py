@@ -38,6 +38,10 @@ Pod fields:
                              exit 0, as kubectl's client does now and then (kubernetes#124571)
     "keep_on_disconnect": false -- when the client goes, the command is not killed (a real
                              runtime keeps it); only its stdin (kubectl exec -i) reaches EOF
+    "ending": null,       -- how the stream ends after the status (server.ENDINGS): "polite"
+                             (close handshake), "close-drop" (close frame, connection closed at
+                             once), "fin" (no close frame), "rst" (reset), or "rotate" (each in
+                             turn); null: $FAKEAPI_EXEC_ENDING, else "rotate"
     "protocols": ["v5.channel.k8s.io"] -- the channel protocols the server speaks for this pod,
                              the first the client offers is chosen (["v4.channel.k8s.io"]: a
                              server before v5, without the stdin close signal)
@@ -74,7 +78,7 @@ POD_DEFAULTS = {
 }
 EXEC_DEFAULTS = {"latency_ms": 0, "hang": False, "forbidden": False,
                  "huge_output_mib": 0, "memlock_bytes": None, "lose_output": 0,
-                 "keep_on_disconnect": False, "protocols": ["v5.channel.k8s.io"]}
+                 "keep_on_disconnect": False, "ending": None, "protocols": ["v5.channel.k8s.io"]}
 
 
 def deep_merge(base, over):

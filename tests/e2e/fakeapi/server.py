@@ -2,6 +2,7 @@
 import json
 import os
 import socket
+import struct
 import threading
 import time
 import urllib.parse
@@ -82,11 +83,42 @@ class FakeAPI(ThreadingHTTPServer):
         self.request_log = request_log
         self.log_lock = threading.Lock()
         self.exec_id = 0
+        self.endings_seen = 0  # execs ended so far, for the "rotate" ending
+        self.reset_fds = set()  # sockets to close with a reset (SO_LINGER 0), not SHUT_WR first
+
+    def exec_ending(self, pod, user_agent):
+        """How this exec's stream ends: the pod's exec.ending, else $FAKEAPI_EXEC_ENDING, else
+        "rotate": each of ENDINGS in turn, so every module meets every one. kubectl's own exec
+        (client-go) drops a status that no close frame follows and exits 1, so "rotate" gives
+        kubectl only the endings with a close frame; test_plugin_endings shows the rest."""
+        ending = pod.exec.get("ending") or os.environ.get("FAKEAPI_EXEC_ENDING") or "rotate"
+        if ending != "rotate":
+            return ending
+        endings = ENDINGS if user_agent.startswith("kubectl-dynamo_icheck") else CLOSING
+        with self.execs_lock:
+            self.endings_seen += 1
+            return endings[self.endings_seen % len(endings)]
+
+    def shutdown_request(self, request):
+        fd = request.fileno()
+        if fd in self.reset_fds:  # no FIN first: the close itself sends the RST
+            self.reset_fds.discard(fd)
+            self.close_request(request)
+            return
+        super().shutdown_request(request)
 
     def log_request_line(self, entry):
         with self.log_lock:
             with open(self.request_log, "a") as f:
                 f.write(json.dumps(entry) + "\n")
+
+
+# How a real server ends an exec stream after the status frame (issue 27): the close handshake,
+# waiting for the client's reply ("polite", what kubelet behind a Go apiserver does); the close
+# frame and the connection closed at once ("close-drop", Go's x/net/websocket: the client's reply
+# meets a closed socket); FIN without a close frame ("fin"); a reset ("rst", SO_LINGER 0).
+ENDINGS = ("polite", "close-drop", "fin", "rst")
+CLOSING = ("polite", "close-drop")  # the endings with a close frame
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -304,6 +336,7 @@ class ExecStream:
         self.client_gone = threading.Event()
         self.closed_sent = False
         self.stdout_budget = None  # bytes of stdout still relayed (exec.lose_output); None: all
+        self.ending = handler.server.exec_ending(pod, handler.headers.get("User-Agent", ""))
 
     def send(self, opcode, payload):
         with self.wlock:
@@ -379,8 +412,10 @@ class ExecStream:
             pass  # client went away; read_client sees EOF and kills the process
         finally:
             # Close has been sent (or the socket is dead); give the client a moment to answer
-            # with its close, then drop the connection so read_client returns.
-            self.client_gone.wait(5)
+            # with its close (polite) or to go (fin), then drop the connection so read_client
+            # returns.
+            if self.ending in ("polite", "fin"):
+                self.client_gone.wait(5)
             try:
                 self.sock.shutdown(socket.SHUT_RDWR)
             except OSError:
@@ -409,7 +444,7 @@ class ExecStream:
                    'process: %s: unknown' % (cid, error))
             self.data(3, json.dumps(status(500, "InternalError", "Internal error occurred: " + msg,
                                            {"causes": [{"message": msg}]})).encode())
-            self.send(ws.OP_CLOSE, ws.close_payload(1000))
+            self.end()
             return
         with self.plock:
             if self.client_gone.is_set():
@@ -432,7 +467,28 @@ class ExecStream:
         if rc < 0:
             rc = 128 - rc  # killed by a signal: the runtime reports 128+signal
         self.data(3, json.dumps(exit_status(rc, self.argv)).encode())
-        self.send(ws.OP_CLOSE, ws.close_payload(1000))
+        self.end()
+
+    def end(self):
+        """After the status: end the stream as self.ending says."""
+        if self.ending in ("polite", "close-drop"):
+            self.send(ws.OP_CLOSE, ws.close_payload(1000))
+        if self.ending == "polite":
+            return  # produce() waits for the client's close reply
+        with self.wlock:
+            self.closed_sent = True  # nothing more goes out, not even a pong
+            try:
+                if self.ending == "rst":
+                    self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER,
+                                         struct.pack("ii", 1, 0))
+                    self.h.server.reset_fds.add(self.sock.fileno())
+                    self.sock.shutdown(socket.SHUT_RD)  # read_client returns; the close resets
+                elif self.ending == "fin":
+                    self.sock.shutdown(socket.SHUT_WR)  # FIN; read_client waits for the client
+                else:
+                    self.sock.shutdown(socket.SHUT_RDWR)  # close-drop: gone without waiting
+            except OSError:
+                pass
 
     def pump(self, pipe, channel):
         fd = pipe.fileno()
