@@ -17,6 +17,7 @@
 #include "wrap.hpp"
 
 #include <CLI/CLI.hpp>
+#include <atomic>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -107,6 +108,12 @@ void set_durations(icheck::plugin::CommandLine& line) {
   line.options.run.progress = isatty(STDERR_FILENO);
 }
 
+// Stdout takes one Report: the run's, or the one a second signal prints (whoever comes first).
+bool claim_stdout() {
+  static std::atomic<bool> claimed{false};
+  return !claimed.exchange(true);
+}
+
 // --transport, else $DYNAMO_ICHECK_TRANSPORT (a session or a test run picks kubectl), else proxy;
 // false for an environment value that is neither.
 bool set_transport(icheck::plugin::CommandLine& line) {
@@ -117,8 +124,8 @@ bool set_transport(icheck::plugin::CommandLine& line) {
   }
   if (chosen != "proxy" && chosen != "kubectl")
     return false;
-  line.options.run.transport = chosen == "kubectl" ? icheck::check::Transport::kubectl
-                                                   : icheck::check::Transport::proxy;
+  line.options.run.transport =
+      chosen == "kubectl" ? icheck::check::Transport::kubectl : icheck::check::Transport::proxy;
   return true;
 }
 
@@ -164,12 +171,41 @@ int run(int argc, char** argv) {
     return 0;
   }
   set_durations(line);
+  const auto format = format_of(line.format);
+  const auto style = [&] {
+    return icheck::report::RenderOptions{format, use_color(line.color), line.no_headers,
+                                         options.kube.all_namespaces,
+                                         icheck::plugin::detail_width(STDOUT_FILENO)};
+  };
+  icheck::report::Report report;
   if (!set_transport(line)) {
-    icheck::plugin::print_error("invalid DYNAMO_ICHECK_TRANSPORT: use proxy or kubectl");
-    return k_exit_unknown;
+    report.mode = options.mode;
+    report.stopped = "invalid DYNAMO_ICHECK_TRANSPORT: use proxy or kubectl";
+    report.errors.push_back(report.stopped);
+  } else {
+    // A second signal stops at once, and still prints one Report (what it can know: nothing
+    // gathered), unless the run's own Report is being printed already.
+    icheck::exec::on_second_interrupt([&](int second) {
+      icheck::exec::kill_running_groups();  // nothing is left running, not even a TERM-deaf child
+      if (!claim_stdout())
+        return;
+      icheck::report::Report cut;
+      cut.mode = options.mode;
+      cut.context = options.kube.context.value_or("");
+      cut.namespace_ = options.kube.namespace_.value_or("");
+      cut.interrupted = icheck::signal_name(icheck::exec::interrupt_signal());
+      cut.errors.push_back("interrupted again by " + icheck::signal_name(second) +
+                           ": stopped at once, nothing gathered is shown");
+      std::cout << icheck::report::render(cut, icheck::report::decide(cut), style());
+      std::cout.flush();
+      std::_Exit(128 + second);
+    });
+    report = icheck::check::run_mode(options);
   }
-
-  auto report = icheck::check::run_mode(options);
+  if (!claim_stdout()) {
+    for (;;)
+      ::pause();  // the second signal's Report is being printed; it ends the process
+  }
   const int interrupted_by = icheck::exec::interrupt_signal();
   if (interrupted_by != 0) {
     report.interrupted = icheck::signal_name(interrupted_by);
@@ -179,7 +215,6 @@ int run(int argc, char** argv) {
   const auto exit_with = [&](int code) {
     return interrupted_by != 0 ? 128 + interrupted_by : code;
   };
-  const auto format = format_of(line.format);
   if (!report.stopped.empty()) {
     icheck::plugin::print_error(report.stopped);
     if (format != icheck::report::Format::json && format != icheck::report::Format::yaml) {
@@ -187,10 +222,7 @@ int run(int argc, char** argv) {
     }
   }
   const auto verdict = icheck::report::decide(report);
-  std::cout << icheck::report::render(
-      report, verdict,
-      {format, use_color(line.color), line.no_headers, options.kube.all_namespaces,
-       icheck::plugin::detail_width(STDOUT_FILENO)});
+  std::cout << icheck::report::render(report, verdict, style());
   std::cout.flush();
   return exit_with(icheck::report::exit_code(verdict.status));
 }

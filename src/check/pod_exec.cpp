@@ -6,6 +6,7 @@
 #include "outside/text.hpp"
 #include "stream/ws_exec.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace icheck::check {
@@ -13,7 +14,17 @@ namespace {
 
 // Words from kubectl or the proxy, as stderr may show them.
 std::string shown(const std::string& text) {
-  return outside::terminal_safe(outside::mask_secrets(text));
+  return outside::at_most(outside::terminal_safe(outside::mask_secrets(text)));
+}
+
+// What is left of spec's deadline after `since` (the proxy's start came out of it).
+exec::ChildSpec rest_of(const exec::ChildSpec& spec, std::chrono::steady_clock::time_point since) {
+  auto rest = spec;
+  if (spec.deadline.count() > 0)
+    rest.deadline = std::max(std::chrono::milliseconds(1),
+                             spec.deadline - std::chrono::duration_cast<std::chrono::milliseconds>(
+                                                 std::chrono::steady_clock::now() - since));
+  return rest;
 }
 
 }  // namespace
@@ -24,14 +35,15 @@ PodExec::PodExec(std::vector<std::string> kubectl_base, Transport transport,
       m_kubectl(transport == Transport::kubectl) {}
 
 exec::ChildResult PodExec::run(const exec::ChildSpec& spec) {
+  const auto since = std::chrono::steady_clock::now();
   if (exec::interrupt_signal() != 0)  // nothing new starts, no proxy either: run_child says so
     return exec::run_child(spec);
   const auto parsed = m_kubectl ? std::nullopt : kube::parse_exec_argv(spec.argv, m_base);
   if (!parsed)
     return exec::run_child(spec);
-  const auto socket = proxy_socket();
+  const auto socket = proxy_socket(spec.deadline);
   if (socket.empty())
-    return exec::run_child(spec);
+    return exec::run_child(rest_of(spec, since));
   stream::ExecTarget target{parsed->namespace_, parsed->pod, parsed->container, parsed->command,
                             parsed->stdin};
   auto streamed = stream::ws_exec(socket, target, {spec.deadline, spec.output_cap});
@@ -45,13 +57,19 @@ exec::ChildResult PodExec::run(const exec::ChildSpec& spec) {
   return exec::run_child(spec);
 }
 
-std::string PodExec::proxy_socket() {
+std::string PodExec::proxy_socket(std::chrono::milliseconds deadline) {
   std::lock_guard lock(m_mutex);
   if (!m_tried) {
     m_tried = true;
-    auto proxy = stream::Proxy::start({m_base, m_namespaces});
+    stream::ProxyConfig config{m_base, m_namespaces};
+    // Half of the first exec's deadline at most: the rest is for kubectl exec if it must.
+    if (deadline.count() > 0)
+      config.start_deadline = std::min(config.start_deadline, deadline / 2);
+    auto proxy = stream::Proxy::start(config);
     if (proxy) {
       m_proxy = std::move(*proxy);
+    } else if (exec::interrupt_signal() != 0) {
+      m_kubectl = true;  // nothing to say: the run stops
     } else {
       m_kubectl = true;
       m_said = true;

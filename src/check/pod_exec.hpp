@@ -29,9 +29,10 @@ public:
   // before any byte is streamed once more. Thread-safe; never throws.
   exec::ChildResult run(const exec::ChildSpec& spec);
 
-  // The socket of the running proxy, started on first use; "" when there is none or the run
-  // went over to kubectl children (pod_read.hpp then reads with kubectl too).
-  std::string proxy_socket();
+  // The socket of the running proxy, started on first use (waiting at most half of `deadline`
+  // for it, 15 s without one); "" when there is none or the run went over to kubectl children
+  // (pod_read.hpp then reads with kubectl too).
+  std::string proxy_socket(std::chrono::milliseconds deadline = std::chrono::milliseconds(0));
 
 private:
   // Says why once; for_good: every later exec uses kubectl too (else only this one did).

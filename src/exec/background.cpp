@@ -1,7 +1,9 @@
 #include "exec/background.hpp"
 
+#include "exec/interrupt.hpp"
 #include "exec/spawn.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <poll.h>
 #include <signal.h>
@@ -13,6 +15,7 @@ namespace icheck::exec {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+constexpr std::chrono::milliseconds kInterruptSlice{20};
 
 // Exited, but not reaped: while it is a zombie its process group id cannot be reused.
 bool exited(pid_t pid) {
@@ -71,33 +74,39 @@ Expected<BackgroundChild> start_background(const ChildSpec& spec) {
   return BackgroundChild(pid, std::move(in->write), std::move(out->read));
 }
 
-bool read_line_until(int fd, Clock::time_point deadline, std::string& line, std::string& seen,
-                     std::size_t cap) {
+LineWait read_line_until(int fd, Clock::time_point deadline, std::string& line, std::string& seen,
+                         std::size_t cap) {
   std::string pending;
   while (true) {
+    if (interrupt_signal() != 0)
+      return LineWait::interrupted;
     const auto left =
         std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
     if (left.count() <= 0)
-      return false;
+      return LineWait::timed_out;
     pollfd p{fd, POLLIN, 0};
-    const int n = ::poll(&p, 1, static_cast<int>(left.count()));
+    // In slices: a signal's handler only sets a flag, and poll() may not see it happen.
+    const int n = ::poll(&p, 1, static_cast<int>(std::min(left, kInterruptSlice).count()));
     if (n < 0 && errno == EINTR)
       continue;
-    if (n <= 0)
-      return false;
+    if (n < 0)
+      return LineWait::ended;
+    if (n == 0)
+      continue;
     char c = 0;
     const ssize_t got = ::read(fd, &c, 1);  // one byte: nothing past the line is taken
     if (got < 0 && errno == EINTR)
       continue;
     if (got <= 0)
-      return false;
+      return LineWait::ended;
     if (seen.size() < cap)
       seen += c;
     if (c == '\n') {
       line = pending;
-      return true;
+      return LineWait::line;
     }
-    pending += c;
+    if (pending.size() < cap)
+      pending += c;
   }
 }
 

@@ -43,9 +43,12 @@ private:
 // the stdin pipe is always held). not_found / other failures come back as errors.
 Expected<BackgroundChild> start_background(const ChildSpec& spec);
 
-// Reads a line from `fd` (without its newline) before `deadline`: false at EOF, timeout or
-// error; `seen` collects everything read, at most `cap` bytes.
-bool read_line_until(int fd, std::chrono::steady_clock::time_point deadline, std::string& line,
-                     std::string& seen, std::size_t cap);
+enum class LineWait { line, ended, timed_out, interrupted };
+
+// Reads a line from `fd` (without its newline) before `deadline`: `ended` at EOF or error;
+// `interrupted` as soon as SIGINT/SIGTERM/... arrives (exec/interrupt.hpp), also while nothing
+// comes; `seen` collects everything read, at most `cap` bytes.
+LineWait read_line_until(int fd, std::chrono::steady_clock::time_point deadline, std::string& line,
+                         std::string& seen, std::size_t cap);
 
 }  // namespace icheck::exec

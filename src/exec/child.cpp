@@ -28,7 +28,10 @@ void run_started(Spawned& spawned, Pipe& out, Pipe& err, const ChildSpec& spec,
   // Our copies of the write ends must go, or the pipes never reach EOF.
   out.write.reset();
   err.write.reset();
-  supervise(Watched{spawned.child.id(), std::move(out.read), std::move(err.read)}, spec, result);
+  {
+    RunningGroup running(spawned.child.id());  // a second signal kills it; reaped after this
+    supervise(Watched{spawned.child.id(), std::move(out.read), std::move(err.read)}, spec, result);
+  }
   std::error_code ec;
   spawned.child.wait(ec);
   if (ec) {

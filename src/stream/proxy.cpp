@@ -3,6 +3,7 @@
 #include "stream/request.hpp"
 
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <sys/un.h>
 #include <unistd.h>
@@ -23,6 +24,13 @@ constexpr const char* kWatcher = "dir=$1; shift; "
                                  "rm -f \"$dir/sock\"; rmdir \"$dir\"";
 
 constexpr std::size_t kStartOutputCap = 16 * 1024;
+// A proxy that exited has its last words on the pipe; one that hangs or was interrupted is not
+// waited for (its group is killed at once).
+constexpr std::chrono::milliseconds kExitGrace{2000};
+
+// Every method but GET (a Go regexp, RE2: no look-ahead; methods are case-sensitive, RFC 9110,
+// so "get" and "Delete" are refused too). No comma: kubectl splits the flag's value at commas.
+constexpr std::string_view kNotGet = "^(|[^G].*|G|G[^E].*|GE|GE[^T].*|GET.+)$";
 
 // A directory only this user can enter (mkdtemp: mode 0700) whose socket path fits sun_path.
 Expected<std::string> private_dir() {
@@ -44,6 +52,12 @@ std::string last_line(const std::string& text) {
   return text.substr(start == std::string::npos ? 0 : start + 1, end - start);
 }
 
+std::string seconds(std::chrono::milliseconds ms) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f s", static_cast<double>(ms.count()) / 1000.0);
+  return text;
+}
+
 void remove_dir(const std::string& dir) {
   ::unlink((dir + "/sock").c_str());
   ::rmdir(dir.c_str());
@@ -56,7 +70,7 @@ std::vector<std::string> proxy_args(const std::string& socket_path,
   return {"proxy", "--unix-socket=" + socket_path, "--accept-paths=" + accept_paths,
           // The default minus exec: whatever the accept pattern, attach stays shut.
           "--reject-paths=^/api/.*/pods/.*/attach",
-          "--reject-methods=^(POST|PUT|PATCH|DELETE|CONNECT)$", "--accept-hosts=^localhost$"};
+          "--reject-methods=" + std::string(kNotGet), "--accept-hosts=^localhost$"};
 }
 
 Expected<std::unique_ptr<Proxy>> Proxy::start(const ProxyConfig& config) {
@@ -78,13 +92,20 @@ Expected<std::unique_ptr<Proxy>> Proxy::start(const ProxyConfig& config) {
   }
   std::string line, seen;
   const auto until = Clock::now() + config.start_deadline;
-  while (exec::read_line_until(child->output_fd(), until, line, seen, kStartOutputCap)) {
+  auto got = exec::LineWait::line;
+  while ((got = exec::read_line_until(child->output_fd(), until, line, seen, kStartOutputCap)) ==
+         exec::LineWait::line) {
     if (line.rfind("Starting to serve on", 0) == 0)
       return std::unique_ptr<Proxy>(new Proxy(*dir, std::move(*child)));
   }
-  child->stop();
+  child->stop(got == exec::LineWait::ended ? kExitGrace : std::chrono::milliseconds(0));
   remove_dir(*dir);
+  if (got == exec::LineWait::interrupted)
+    return Error{"interrupted"};
   const auto said = last_line(seen);
+  if (got == exec::LineWait::timed_out)
+    return Error{"kubectl proxy did not say it serves within " + seconds(config.start_deadline) +
+                 (said.empty() ? std::string() : " (its last line: " + said + ")")};
   return Error{said.empty() ? "kubectl proxy did not start" : "kubectl proxy: " + said};
 }
 

@@ -289,6 +289,47 @@ class TestSignals(unittest.TestCase):
                     self.assertEqual(c.sandbox_processes_left(), [])
             self.assertEqual(harness.only_reads(c.request_log()), [])
 
+    def test_a_second_signal_stops_at_once_and_still_prints_one_report(self):
+        # Two Ctrl-Cs while the run is stopping (its kubectl children ignore SIGTERM, so they get
+        # SIGKILL after the grace): the second ends the run at once, and stdout still holds
+        # exactly one Report (the run's, or the one the second signal prints), never nothing.
+        v = harness.KUBECTL_VERSIONS[-1]
+        with harness.FakeCluster("interrupt-hang") as c:
+            deaf = os.path.join(c.dir, "kubectl-deaf")
+            with open(deaf, "w") as f:
+                f.write("#!/bin/sh\n# synthetic: a kubectl exec that outlives SIGTERM for a while\n"
+                        "for a; do [ \"$a\" = exec ] && is_exec=1; done\n"
+                        "[ -n \"$is_exec\" ] || exec kubectl \"$@\"\n"
+                        "trap '' TERM INT\nkubectl \"$@\"\nrc=$?\nsleep 30\nexit $rc\n")
+            os.chmod(deaf, 0o755)
+            for fmt in ("json", "yaml"):
+                with self.subTest(output=fmt):
+                    proc = subprocess.Popen(["kubectl", "dynamo-icheck", "node", "--deployment", "interrupt-hang",
+                                             "--timeout", "120s", "-o", fmt, "--transport", "kubectl"],
+                                            env=c.env(v, {"DYNAMO_ICHECK_KUBECTL": deaf}), cwd=c.dir,
+                                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                            start_new_session=True)
+                    try:
+                        self.assertTrue(wait_for_sandbox_process(c), "the hanging exec never started")
+                        os.killpg(proc.pid, signal.SIGINT)
+                        time.sleep(0.05)  # two at once would merge into one pending signal
+                        os.killpg(proc.pid, signal.SIGINT)
+                        out, err = proc.communicate(timeout=20)
+                    finally:
+                        if proc.poll() is None:
+                            os.killpg(proc.pid, signal.SIGKILL)
+                            proc.wait()
+                    self.assertEqual(proc.returncode, 130, err)
+                    text = out.decode("utf-8")
+                    self.assertTrue(text.strip(), err)
+                    harness.check_report_output(["-o", fmt], text)
+                    doc = json.loads(text) if fmt == "json" else (yaml.safe_load(text) if yaml else None)
+                    if doc is not None:
+                        self.assertEqual(doc["verdict"]["status"], "interrupted")
+                    self.assertEqual(c.sandbox_processes_left(), [])
+                    self.assertEqual(plugin_processes_left(c, grace=10.0), [])
+            self.assertEqual(harness.only_reads(c.request_log()), [])
+
     def test_sighup_and_sigquit_are_interrupts_too(self):
         # A closed terminal or a lost ssh session: the children and the probes they started in
         # the pods end, what was gathered is printed (one YAML Report), exit 128 + signal.
@@ -327,6 +368,29 @@ class TestReportOnError(unittest.TestCase):
                     self.assertEqual(doc["targets"], [])
                     self.assertIn("no Dynamo worker pods found for deployment no-such-dgd",
                                   doc["errors"][0])
+
+
+class TestBadEnvironment(unittest.TestCase):
+    def test_an_unknown_transport_in_the_environment_is_one_error_report(self):
+        v = harness.KUBECTL_VERSIONS[-1]
+        with harness.FakeCluster("healthy-h100-ib") as c:
+            for fmt in ("json", "yaml"):
+                with self.subTest(output=fmt):
+                    r = subprocess.run(["kubectl", "dynamo-icheck", "node", "-o", fmt],
+                                       env=c.env(v, {"DYNAMO_ICHECK_TRANSPORT": "bogus"}), cwd=c.dir,
+                                       capture_output=True, text=True, timeout=60)
+                    self.assertEqual(r.returncode, 3, r.stderr)
+                    self.assertIn("invalid DYNAMO_ICHECK_TRANSPORT: use proxy or kubectl", r.stderr)
+                    self.assertTrue(r.stdout.strip(), r.stderr)
+                    harness.check_report_output(["-o", fmt], r.stdout)
+                    doc = json.loads(r.stdout) if fmt == "json" else (yaml.safe_load(r.stdout) if yaml else None)
+                    if doc is not None:
+                        self.assertEqual(doc["verdict"]["status"], "error")
+                        self.assertEqual(doc["errors"], ["invalid DYNAMO_ICHECK_TRANSPORT: use proxy or kubectl"])
+            r = subprocess.run(["kubectl", "dynamo-icheck", "node"], capture_output=True, text=True, timeout=60,
+                               env=c.env(v, {"DYNAMO_ICHECK_TRANSPORT": "bogus"}), cwd=c.dir)
+            self.assertEqual((r.returncode, r.stdout), (3, ""), r.stderr)
+            self.assertEqual(c.request_log(), [])  # nothing was asked of the cluster
 
 
 class TestProbeDeadline(unittest.TestCase):

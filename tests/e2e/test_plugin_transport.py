@@ -165,6 +165,10 @@ class TestProxyTransport(unittest.TestCase):
                     "SPDY POST": ("POST", ns_exec),
                     "secrets": ("GET", "/api/v1/namespaces/dynamo/secrets"),
                 }
+                # Methods are case-sensitive (RFC 9110): only GET itself goes through.
+                for method in ("delete", "Delete", "DELETE", "post", "put", "patch", "HEAD", "head",
+                               "OPTIONS", "options", "TRACE", "get", "Get", "GETX", "GE", "G", "XGET"):
+                    refused["method " + method] = (method, ns_exec)
                 for what, (method, path) in refused.items():
                     self.assertEqual(status_through(sock, method, path), 403, what)
                 # The allowed path reaches the server (which wants a WebSocket upgrade: 400).
@@ -183,6 +187,72 @@ class TestProxyTransport(unittest.TestCase):
                 if proc.poll() is None:
                     proc.kill()
                     proc.wait()
+
+
+def silent_proxy(cluster, marker):
+    """A kubectl whose `proxy` runs but never says it serves (it touches `marker` first)."""
+    return fake_kubectl(cluster, "kubectl-silent-proxy", ': > %s; exec sleep 1000' % marker)
+
+
+class TestProxyStart(unittest.TestCase):
+    def test_a_signal_while_the_proxy_starts_ends_the_run_at_once_with_its_report(self):
+        with harness.FakeCluster("healthy-h100-ib") as c:
+            v = harness.KUBECTL_VERSIONS[-1]
+            marker = os.path.join(c.dir, "proxy-started")
+            wrapper = silent_proxy(c, marker)
+            for sig, rc_want in ((signal.SIGINT, 130), (signal.SIGTERM, 143)):
+                with self.subTest(signal=sig.name):
+                    if os.path.exists(marker):
+                        os.unlink(marker)
+                    proc = subprocess.Popen(["kubectl", "dynamo-icheck", "node", "--deployment",
+                                             "llama-70b-disagg", "-o", "json", "--timeout", "120s"] + PROXY,
+                                            env=c.env(v, {"DYNAMO_ICHECK_KUBECTL": wrapper}), cwd=c.dir,
+                                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                            start_new_session=True)
+                    try:
+                        deadline = time.monotonic() + 30
+                        while not os.path.exists(marker):
+                            self.assertLess(time.monotonic(), deadline, "the proxy never started")
+                            time.sleep(0.05)
+                        os.killpg(proc.pid, sig)
+                        # A hang bound: the proxy's start used to hold the run 15 s.
+                        out, err = proc.communicate(timeout=10)
+                    finally:
+                        if proc.poll() is None:
+                            os.killpg(proc.pid, signal.SIGKILL)
+                            proc.wait()
+                    out, err = out.decode(), err.decode()
+                    doc = harness.json_doc(self, proc.returncode, out, err)
+                    self.assertEqual(proc.returncode, rc_want, err)
+                    self.assertEqual(doc["verdict"]["status"], "interrupted")
+                    self.assertNotIn("note:", err)  # no fallback is announced: the run stops
+                    self.assertEqual(c.sandbox_processes_left(), [])
+            self.assertEqual(exec_requests(c), [])
+
+    def test_a_silent_proxy_is_waited_for_half_the_pods_timeout_then_kubectl_exec_goes_on(self):
+        with harness.FakeCluster("healthy-h100-ib") as c:
+            v = harness.KUBECTL_VERSIONS[-1]
+            wrapper = silent_proxy(c, os.path.join(c.dir, "proxy-started"))
+            args = ["node", "--deployment", "llama-70b-disagg", "-o", "json", "--timeout", "8s"]
+            want = verdicts(self, *c.run_plugin(v, args + ["--transport", "kubectl"])[:3])
+            rc, out, err, _ = c.run_plugin(v, args + PROXY, env={"DYNAMO_ICHECK_KUBECTL": wrapper})
+            self.assertEqual(verdicts(self, rc, out, err), want)
+            notes = [line for line in err.splitlines() if line.startswith("note: ")]
+            self.assertEqual(notes, ["note: kubectl proxy could not start (kubectl proxy did not say it "
+                                     "serves within 4.0 s); using one kubectl exec per pod"], err)
+
+    def test_the_proxys_last_words_are_cut_to_a_line(self):
+        with harness.FakeCluster("healthy-h100-ib") as c:
+            v = harness.KUBECTL_VERSIONS[-1]
+            wrapper = fake_kubectl(c, "kubectl-chatty-proxy",
+                                   "head -c 16384 /dev/zero | tr '\\0' x >&2; echo >&2; exit 1")
+            rc, out, err, _ = c.run_plugin(v, ["node", "--deployment", "llama-70b-disagg"] + PROXY,
+                                           env={"DYNAMO_ICHECK_KUBECTL": wrapper})
+            notes = [line for line in err.splitlines() if line.startswith("note: ")]
+            self.assertEqual(len(notes), 1, err[:3000])
+            self.assertIn("xxxx", notes[0])
+            self.assertLess(len(notes[0]), 2200, "cut at 2000 bytes, saying how many more")
+            self.assertRegex(notes[0], r"\(\d+ more bytes\)")
 
 
 class TestFallback(unittest.TestCase):
