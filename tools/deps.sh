@@ -1,16 +1,25 @@
 #!/bin/sh
-# Installs the Debian packages the build and the tests need (Debian 12). Idempotent.
+# tools/deps.sh [--release] [--sanitize]: installs the Debian packages the build and the tests
+# need (Debian 12). Idempotent.
 # --release: also what tools/release.sh needs for linux/arm64 (cross compiler, arm64 libraries)
-# and qemu-user-static, with which tests/release runs the arm64 binary.
+# and qemu-user-static, with which tests/release runs the arm64 binary (tools/test-release.sh).
+# --sanitize: also clang and its sanitizer and libFuzzer runtimes (tools/test-sanitize.sh).
 set -eu
 packages="cmake ninja-build g++ ccache python3 python3-yaml busybox-static file clang-format
   libboost1.81-dev libboost-json1.81-dev libboost-filesystem1.81-dev
   libyaml-cpp-dev libcli11-dev doctest-dev
-  ucx-utils ibverbs-utils
-  clang libclang-rt-14-dev"
+  ucx-utils ibverbs-utils"
+release=""
+for arg in "$@"; do
+  case $arg in
+  --release) release=1 ;;
+  --sanitize) packages="$packages clang libclang-rt-14-dev" ;;
+  *) echo "usage: tools/deps.sh [--release] [--sanitize]" >&2; exit 2 ;;
+  esac
+done
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
-if [ "${1:-}" = "--release" ]; then
+if [ -n "$release" ]; then
   dpkg --print-foreign-architectures | grep -qx arm64 || $sudo dpkg --add-architecture arm64
   packages="$packages g++-aarch64-linux-gnu libboost-json1.81-dev:arm64 libboost-filesystem1.81-dev:arm64
     qemu-user-static"
@@ -24,7 +33,7 @@ if [ -n "$missing" ]; then
   # shellcheck disable=SC2086
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing
 fi
-if [ "${1:-}" = "--release" ]; then
+if [ -n "$release" ]; then
   # libyaml-cpp-dev is not Multi-Arch: installing the arm64 one would remove the amd64 one, so
   # its archive is unpacked beside the system instead (cmake/aarch64-linux-gnu.cmake finds it).
   sysroot=/opt/dynamo-icheck/arm64-sysroot
