@@ -70,11 +70,13 @@ if [ -n "$MNNVL_PART" ] || [ -d /dev/nvidia-caps-imex-channels ] || [ -n "$@@UCX
   fi
 fi
 
-# pci_show KIND NAME BDF: the PCIe link as trained and at most, and the device's IOMMU domain.
+# pci_show KIND NAME BDF: the PCIe link as trained and at most, the device's IOMMU domain, and
+# where its sysfs link resolves (the bridges above it, which ACS is judged on).
 pci_show() {
   pd=/sys/bus/pci/devices/$3
   [ -d "$pd" ] || return 0
   printf 'pci %s %s %s\n' "$1" "$2" "$3"
+  real=$(cd -P "$pd" 2>/dev/null && pwd -P) && printf 'path %s\n' "$real"
   for a in vendor device current_link_speed current_link_width max_link_speed max_link_width iommu_group/type; do
     [ -r "$pd/$a" ] && { IFS= read -r v < "$pd/$a" && printf '%s %s\n' "$a" "$v"; }
   done

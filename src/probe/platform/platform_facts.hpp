@@ -42,9 +42,20 @@ struct PciLink {
   std::optional<int> width, max_width;            // 16 from "16"
   std::string speed_text, max_speed_text;
   std::string iommu_type; // identity, DMA, DMA-FQ; "" unknown
+  // The PCI bridges above the device, root port first ("0000:40:01.1"), from its sysfs path
+  // (/sys/devices/pci0000:40/0000:40:01.1/.../0000:45:00.0); path_read false when none was read.
+  std::vector<std::string> upstream;
+  bool path_read = false;
 };
 
 enum class AcsState { unknown, disabled, redirecting };
+
+// A bridge whose ACS control redirects peer-to-peer requests or completions upstream
+// (ReqRedir+ or CmpltRedir+; SrcValid+ alone only validates requester IDs).
+struct AcsBridge {
+  std::string header;  // lspci's line: "40:01.1 PCI bridge: Advanced Micro Devices, ..."
+  std::string address; // 0000:40:01.1 ("" when lspci printed no header above the ACSCtl line)
+};
 
 struct Iommu {
   bool cmdline_read = false;
@@ -52,7 +63,7 @@ struct Iommu {
   bool class_present = false;     // /sys/class/iommu exists
   std::vector<std::string> units; // dmar0, ivhd0, smmu3.0x...
   AcsState acs = AcsState::unknown;
-  std::vector<std::string> acs_redirecting; // lspci headers of bridges with SrcValid+/ReqRedir+
+  std::vector<AcsBridge> acs_redirecting;    // bridges with ReqRedir+ or CmpltRedir+
   std::string acs_why_unknown;              // "lspci not in the image", "config space not readable"
 };
 

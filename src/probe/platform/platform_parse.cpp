@@ -2,6 +2,8 @@
 #include "probe/platform/platform_parsers.hpp"
 #include "util/text.hpp"
 
+#include <cctype>
+
 namespace icheck::probe {
 namespace {
 
@@ -90,6 +92,36 @@ std::optional<double> parse_pcie_speed(std::string_view text) {
   return text::leading_rate(t);
 }
 
+namespace {
+
+// "0000:40:01.1": a PCI address with its domain, as sysfs names devices.
+bool pci_address(std::string_view w) {
+  if (w.size() != 12 || w[4] != ':' || w[7] != ':' || w[10] != '.')
+    return false;
+  for (std::size_t i : {0, 1, 2, 3, 5, 6, 8, 9, 11})
+    if (!std::isxdigit(static_cast<unsigned char>(w[i])))
+      return false;
+  return true;
+}
+
+// The bridges above a device from where its /sys/bus/pci/devices link resolves to; anything
+// but /sys/devices/pci... (a copied tree, a container's own files) says nothing about them.
+void read_pci_path(std::string_view path, PciLink& l) {
+  if (!path.starts_with("/sys/devices/pci"))
+    return;
+  std::vector<std::string> chain;
+  for (auto part : text::split(path, '/'))
+    if (pci_address(part))
+      chain.emplace_back(part);
+  if (chain.empty() || chain.back() != l.address)
+    return;
+  chain.pop_back();
+  l.upstream = std::move(chain);
+  l.path_read = true;
+}
+
+}  // namespace
+
 std::vector<PciLink> parse_pci_links(std::string_view out) {
   std::vector<PciLink> links;
   for (auto line : text::lines(out)) {
@@ -122,6 +154,8 @@ std::vector<PciLink> parse_pci_links(std::string_view out) {
         l.max_width = static_cast<int>(*v);
     } else if (key == "iommu_group/type")
       l.iommu_type = value;
+    else if (key == "path")
+      read_pci_path(value, l);
   }
   return links;
 }
@@ -149,6 +183,21 @@ Iommu parse_iommu(std::string_view out) {
   return m;
 }
 
+namespace {
+
+// lspci's header "40:01.1 PCI bridge: ..." (domain 0000 left out) or "0001:40:01.1 ...".
+std::string header_address(std::string_view header) {
+  auto w = text::words(header);
+  if (w.empty())
+    return "";
+  std::string a(w[0]);
+  if (a.size() == 7)
+    a = "0000:" + a;
+  return pci_address(a) ? text::lower(a) : "";
+}
+
+}  // namespace
+
 void read_lspci_acs(std::string_view out, Iommu& iommu) {
   std::string device;
   bool any_acs = false, denied = false;
@@ -165,9 +214,8 @@ void read_lspci_acs(std::string_view out, Iommu& iommu) {
     if (!t.starts_with("ACSCtl:"))
       continue;
     any_acs = true;
-    if (text::contains(t, "ReqRedir+") || text::contains(t, "CmpltRedir+") ||
-        text::contains(t, "SrcValid+"))
-      iommu.acs_redirecting.push_back(device);
+    if (text::contains(t, "ReqRedir+") || text::contains(t, "CmpltRedir+"))
+      iommu.acs_redirecting.push_back({device, header_address(device)});
   }
   if (!iommu.acs_redirecting.empty())
     iommu.acs = AcsState::redirecting;

@@ -4,6 +4,9 @@
 #include "rules/node/node_layers.hpp"
 #include "util/text.hpp"
 
+#include <algorithm>
+#include <set>
+
 namespace icheck::rules::node {
 namespace {
 
@@ -145,20 +148,90 @@ report::Finding iommu(const NodeView& v) {
                  "cat /proc/cmdline; ls /sys/class/iommu", false);
 }
 
+const char* acs_next =
+    "disable ACS on the PCIe switches (BIOS, or setpci as NCCL's troubleshooting guide shows)";
+
+// The bridges a GPU-NIC pair's peer-to-peer traffic crosses: each side's bridges below the
+// lowest one they share (where the traffic turns back down). Across root ports nothing is shared.
+void add_between(const PciLink& gpu, const PciLink& nic, std::set<std::string>& out) {
+  std::size_t common = 0;
+  while (common < gpu.upstream.size() && common < nic.upstream.size() &&
+         gpu.upstream[common] == nic.upstream[common])
+    ++common;
+  out.insert(gpu.upstream.begin() + static_cast<std::ptrdiff_t>(common), gpu.upstream.end());
+  out.insert(nic.upstream.begin() + static_cast<std::ptrdiff_t>(common), nic.upstream.end());
+}
+
+// nullopt when no GPU or no traffic NIC of the pod has its sysfs path read.
+std::optional<std::set<std::string>> bridges_between(const NodeView& v) {
+  std::vector<const PciLink*> gpus, nics;
+  for (const auto& l : v.facts.platform.pci) {
+    if (!l.path_read)
+      continue;
+    if (l.kind == "gpu")
+      gpus.push_back(&l);
+    else if (const auto* dev = l.kind == "nic" ? rdma_device(v, l.name) : nullptr;
+             dev != nullptr && nic_role(v, *dev).traffic)
+      nics.push_back(&l);
+  }
+  if (gpus.empty() || nics.empty())
+    return std::nullopt;
+  std::set<std::string> between;
+  for (const auto* g : gpus)
+    for (const auto* n : nics)
+      add_between(*g, *n, between);
+  return between;
+}
+
+std::string bridges_text(const std::vector<std::string>& addresses) {
+  auto n = addresses.size();
+  return std::to_string(n) + " bridge" + (n == 1 ? "" : "s") +
+         (addresses.empty() ? "" : " (" + name_range(addresses) + ")");
+}
+
+report::Finding acs_redirecting(const NodeView& v) {
+  const auto& redirecting = v.facts.platform.iommu.acs_redirecting;
+  auto between = bridges_between(v);
+  std::vector<std::string> on_path, elsewhere, unplaced;
+  for (const auto& b : redirecting) {
+    if (!between || b.address.empty())
+      unplaced.push_back(b.address);
+    else
+      (between->contains(b.address) ? on_path : elsewhere).push_back(b.address);
+  }
+  const std::string what = "PCIe ACS redirects peer-to-peer requests (ReqRedir+/CmpltRedir+) on ";
+  if (!on_path.empty())
+    return finding(Layer::gpudirect, "acs", Status::warn,
+                   what + bridges_text(on_path) +
+                       " between this pod's GPUs and NICs: GPUDirect RDMA goes through the root "
+                       "complex (hangs or crawls)",
+                   acs_next);
+  if (unplaced.empty())
+    return finding(Layer::gpudirect, "acs", Status::ok,
+                   what + bridges_text(elsewhere) +
+                       ", none between this pod's GPUs and NICs (their sysfs paths)");
+  // `lspci -vvv | grep ACSCtl` keeps no headers: then only how many.
+  bool all_named = std::none_of(unplaced.begin(), unplaced.end(),
+                                [](const std::string& a) { return a.empty(); });
+  auto n = unplaced.size();
+  return finding(Layer::gpudirect, "acs", Status::warn,
+                 what +
+                     (all_named ? bridges_text(unplaced)
+                                : std::to_string(n) + " bridge" + (n == 1 ? "" : "s")) +
+                     "; whether they sit between the GPUs and NICs was not read: GPUDirect RDMA "
+                     "may go through the root complex (hangs or crawls)",
+                 "on the node: lspci -tv (are they above a GPU or NIC of this pod?); " +
+                     std::string(acs_next));
+}
+
 report::Finding acs(const NodeView& v) {
   const auto& m = v.facts.platform.iommu;
-  if (m.acs == probe::AcsState::redirecting) {
-    auto n = m.acs_redirecting.size();
-    return finding(
-        Layer::gpudirect, "acs", Status::warn,
-        "PCIe ACS enabled on " + std::to_string(n) + " bridge" + (n == 1 ? "" : "s") +
-            ": peer-to-peer traffic is redirected through the root complex (GPUDirect P2P hangs or "
-            "crawls)",
-        "disable ACS on the PCIe switches (BIOS, or setpci as NCCL's troubleshooting guide shows)");
-  }
+  if (m.acs == probe::AcsState::redirecting)
+    return acs_redirecting(v);
   if (m.acs == probe::AcsState::disabled)
-    return finding(Layer::gpudirect, "acs", Status::ok,
-                   "PCIe ACS redirection off on every bridge lspci shows");
+    return finding(
+        Layer::gpudirect, "acs", Status::ok,
+        "PCIe ACS redirection off on every bridge lspci shows (no ReqRedir+/CmpltRedir+)");
   return finding(Layer::gpudirect, "acs", Status::skipped, "ACS unknown: " + m.acs_why_unknown,
                  "on the node as root: lspci -vvv | grep ACSCtl", false);
 }

@@ -113,7 +113,9 @@ TEST_CASE("iommu: kernel command line settings, units, ACS from lspci (nccl #523
   CHECK(m.class_present);
   read_lspci_acs(fixture("pcie/lspci-acsctl-redirect-enabled-nccl523.txt"), m);
   CHECK(m.acs == AcsState::redirecting);
-  CHECK(m.acs_redirecting.size() == 4);
+  // ReqRedir+/CmpltRedir+ on 2 of its lines; SrcValid+ alone (2 more) redirects nothing.
+  CHECK(m.acs_redirecting.size() == 2);
+  CHECK(m.acs_redirecting[0].address.empty()); // grep kept no header
   Iommu off;
   read_lspci_acs(fixture("pcie/lspci-acsctl-all-disabled-nccl1405.txt"), off);
   CHECK(off.acs == AcsState::disabled);
@@ -201,4 +203,32 @@ TEST_CASE("the platform sections run in every shell and the worker pattern canno
       CHECK(s->complete);
     }
   }
+}
+
+TEST_CASE("acs: SrcValid+ alone is no redirection (nccl #606); a redirecting bridge is named by "
+          "its lspci header (rccl #547)") {
+  Iommu srcvalid;
+  read_lspci_acs(fixture("pcie/lspci-acsctl-srcvalid-only-nccl606.txt"), srcvalid);
+  CHECK(srcvalid.acs == AcsState::disabled);
+  CHECK(srcvalid.acs_redirecting.empty());
+  Iommu root;
+  read_lspci_acs(fixture("pcie/lspci-acs-root-port-redirect-rccl547.txt"), root);
+  CHECK(root.acs == AcsState::redirecting);
+  REQUIRE(root.acs_redirecting.size() == 1);
+  CHECK(root.acs_redirecting[0].address == "0000:40:01.1");
+}
+
+TEST_CASE("pci links: the bridges above a device from its resolved sysfs path") {
+  auto links = parse_pci_links(fixture("pcie/pci-paths-nic-gpu-one-switch-rccl547-synthetic.txt"));
+  REQUIRE(links.size() == 2);
+  CHECK(links[0].path_read);
+  CHECK(links[0].upstream ==
+        std::vector<std::string>{"0000:40:01.1", "0000:43:00.0", "0000:44:00.0"});
+  CHECK(links[1].upstream.size() == 7);
+  CHECK(links[1].upstream.back() == "0000:49:00.0");
+  // A path that is not under /sys/devices/pci (a copied tree) tells nothing about bridges.
+  auto copied = parse_pci_links("pci nic mlx5_0 0000:1a:00.0\npath /sys/bus/pci/devices/0000:1a:00.0\n");
+  REQUIRE(copied.size() == 1);
+  CHECK_FALSE(copied[0].path_read);
+  CHECK(copied[0].upstream.empty());
 }
