@@ -38,10 +38,37 @@ const char* peermem_next =
     "load nvidia-peermem on the node (GPU Operator: driver.rdma.enabled=true), or run the open kernel module on a "
     "kernel >= 5.12 for DMA-BUF";
 
-report::Finding peer_memory(const NodeView& v) {
+// AWS EFA: libfabric's EFA provider, not UCX's IB memory domain, registers GPU memory, through
+// efa_nv_peermem (the EFA installer's module) or DMA-BUF; nvidia_peermem serves mlx5 HCAs.
+report::Finding efa_peer_memory(const NodeView& v) {
   if (v.facts.platform.efa_nv_peermem)
     return finding(Layer::gpudirect, "peer-memory", Status::ok,
                    "efa_nv_peermem loaded: GPUDirect RDMA over EFA");
+  if (cut_before(v.facts, "nvidia_driver"))
+    return finding(Layer::gpudirect, "peer-memory", Status::skipped,
+                   "the probe's output was cut before the kernel modules and driver were read: "
+                   "efa_nv_peermem unknown",
+                   "rerun the check");
+  const auto& d = v.facts.nvidia_driver;
+  std::string kernel = v.facts.kernel.empty() ? "kernel unknown" : "kernel " + v.facts.kernel;
+  if (d.present && d.open_kernel_module && kernel_at_least(v.facts.kernel, 5, 12))
+    return finding(Layer::gpudirect, "peer-memory", Status::warn,
+                   "no efa_nv_peermem: GPUDirect RDMA over EFA relies on DMA-BUF (" +
+                       driver_text(v) + ", " + kernel +
+                       "), unconfirmed until libfabric's EFA provider registers GPU memory",
+                   "the transfer test registers GPU memory through NIXL's LIBFABRIC backend: "
+                   "kubectl dynamo-icheck nixl --transfer");
+  return finding(Layer::gpudirect, "peer-memory", Status::fail,
+                 "no efa_nv_peermem and no DMA-BUF path (" + driver_text(v) + ", " + kernel +
+                     "): libfabric cannot register GPU memory on EFA, KV would be staged through "
+                     "host memory",
+                 "install the EFA driver with GPUDirect RDMA on the node (its installer loads "
+                 "efa_nv_peermem), or run the open kernel module on a kernel >= 5.12 for DMA-BUF");
+}
+
+report::Finding peer_memory(const NodeView& v) {
+  if (v.facts.platform.efa_nv_peermem || !v.facts.platform.efa_devices.empty())
+    return efa_peer_memory(v);
   if (auto loaded = peermem_loaded(v.facts.peer_memory))
     return finding(Layer::gpudirect, "peer-memory", Status::ok, *loaded);
   if (cut_before(v.facts, "nvidia_driver"))
