@@ -5,6 +5,8 @@
 #include "rules/gpudirect/vm_rules.hpp"
 #include "rules/node/node_layers.hpp"
 
+#include <algorithm>
+
 namespace icheck::rules {
 namespace {
 
@@ -47,6 +49,24 @@ void demote_rdma(std::vector<report::Finding>& findings, const std::string& why)
     if (rdma_layer(f)) report::off_kv_path(f, why);
 }
 
+// A pod without any RDMA device fails once, at fabric ("hca"); what needs RDMA (GPUDirect,
+// UCX's RDMA transports and devices, RDMA access) then does not apply rather than failing again.
+void not_applicable_without_rdma(std::vector<report::Finding>& findings) {
+  auto no_hca = std::find_if(findings.begin(), findings.end(), [](const report::Finding& f) {
+    return f.layer == Layer::fabric && f.name == "hca" && f.status == Status::fail;
+  });
+  if (no_hca == findings.end()) return;
+  for (auto& f : findings) {
+    if (f.layer == Layer::fabric || !rdma_layer(f) ||
+        (f.status != Status::fail && f.status != Status::warn))
+      continue;
+    f.status = Status::skipped;
+    f.required = false;
+    f.detail = "does not apply: the pod has no RDMA device (fabric hca)";
+    f.next.clear();
+  }
+}
+
 void append(std::vector<report::Finding>& out, std::vector<report::Finding> more) {
   for (auto& f : more) out.push_back(std::move(f));
 }
@@ -77,6 +97,7 @@ std::vector<report::Finding> judge_node(const probe::NodeFacts& facts, const Nod
           f.status == report::Status::warn)
         report::off_kv_path(f, "inside this pod: not the KV path between pods");
   }
+  if (ctx.disagg && !view.mnnvl) not_applicable_without_rdma(out);
   if (!ctx.disagg)
     demote_rdma(out, "not needed: an aggregated deployment keeps KV on its node");
   else if (view.mnnvl)
