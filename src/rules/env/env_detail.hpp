@@ -35,6 +35,8 @@ inline report::Finding env_finding(const recipe::Service& service, const std::st
 
 
 std::optional<report::Finding> judge_ucx_tls(const recipe::Service&, const EnvContext&);
+// A worker of a single-node (not disaggregated) recipe: only the cuda_copy gap, nullopt otherwise.
+std::optional<report::Finding> judge_ucx_tls_single_node(const recipe::Service&);
 std::optional<report::Finding> judge_net_devices(const recipe::Service&);
 std::optional<report::Finding> judge_nccl_ib(const recipe::Service&);
 report::Finding judge_rdma_resource(const recipe::Service&, const EnvContext&);

@@ -3,6 +3,8 @@
 #include "rules/env/env_ucx_tls.hpp"
 #include "rules/nixl/nixl_backend.hpp"
 
+#include <algorithm>
+
 using icheck::dynamo::kNcclIbDisableVar;
 using icheck::dynamo::kUcxNetDevicesVar;
 using icheck::dynamo::kUcxTlsVar;
@@ -73,6 +75,23 @@ std::optional<report::Finding> judge_ucx_tls(const recipe::Service& s, const Env
   return env_finding(s, name, Status::ok,
                      shown_tls + (tls.rdma ? ": RDMA and active-message transports allowed"
                                            : ": active-message transport allowed (single node)"));
+}
+
+// Without prefill/decode the KV cache still sits in GPU memory, and whatever UCX moves of it
+// (KVBM offload, NIXL's registration) needs cuda_copy to see it: the node check fails such a pod
+// the same way, so the recipe says so first.
+std::optional<report::Finding> judge_ucx_tls_single_node(const recipe::Service& s) {
+  const std::string name(kUcxTlsVar);
+  const recipe::EnvVar* var = recipe::find_env(s, name);
+  const auto backends = service_kv_backends(s);
+  const bool kvbm_ucx =
+      std::find(backends.kvbm.begin(), backends.kvbm.end(), "UCX") != backends.kvbm.end();
+  if (!var || var->is_reference || !(backends.over_ucx() || kvbm_ucx))
+    return std::nullopt;
+  if (parse_ucx_tls(var->value).cuda_copy)
+    return std::nullopt;
+  return env_finding(s, name, Status::fail, without_cuda_copy(setting(name, var->value)),
+                     "set " + name + ": " + std::string(kKvTls) + " (or remove " + name + ")");
 }
 
 std::optional<report::Finding> judge_net_devices(const recipe::Service& s) {

@@ -62,11 +62,11 @@ bool said_ignored(const recipe::Service& s, const KvBackends& b, const recipe::E
   return false;
 }
 
-void list_transport_vars(const recipe::Service& s, bool was_judged,
+void list_transport_vars(const recipe::Service& s, const std::set<std::string_view>& said,
                          std::vector<report::Finding>& out) {
   const auto backends = service_kv_backends(s);
   for (const auto& var : s.env) {
-    if (!dynamo::is_transport_var(var.name) || (was_judged && judged.contains(var.name))) {
+    if (!dynamo::is_transport_var(var.name) || said.contains(var.name)) {
       continue;
     }
     if (said_ignored(s, backends, var, out))
@@ -117,14 +117,20 @@ std::vector<report::Finding> env_findings(const recipe::Deployment& dgd) {
   }
   for (const auto& s : dgd.services) {
     add(out, detail::judge_role(s));
-    const bool judge = ctx.disagg && recipe::is_worker(s);
-    if (judge) {
+    std::set<std::string_view> said;
+    if (ctx.disagg && recipe::is_worker(s)) {
       judge_worker(s, ctx, out);
+      said = judged;
+    } else if (recipe::is_worker(s)) {
+      if (auto tls = detail::judge_ucx_tls_single_node(s)) {
+        out.push_back(std::move(*tls));
+        said.insert(dynamo::kUcxTlsVar);
+      }
     }
     if (recipe::is_worker(s)) {
       add(out, detail::judge_nccl_ib(s));
     }
-    list_transport_vars(s, judge, out);
+    list_transport_vars(s, said, out);
   }
   if (ctx.disagg) {
     judge_pairs(dgd, out);
