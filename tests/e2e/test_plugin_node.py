@@ -326,6 +326,29 @@ class TestSameNode(NodeMixin, unittest.TestCase):
             self.assertEqual(harness.only_reads(c.request_log()), [])
 
 
+
+class TestNoRdma(NodeMixin, unittest.TestCase):
+    """A decode pod without any RDMA device whose image's UCX lists only tcp."""
+    SCENARIO = "node-no-rdma"
+
+    def test_fails_once_at_fabric_and_the_rdma_layers_do_not_apply(self):
+        with harness.FakeCluster(self.SCENARIO) as c:
+            rc, out, err, _ = c.run_plugin("1.32", ["node", "--deployment", self.SCENARIO, "-n", "dynamo",
+                                                    "-o", "json"], timeout=120)
+            doc = harness.json_doc(self, rc, out, err)
+            pods = {t["name"]: {x["name"]: x for x in t["checks"]} for t in doc["targets"]}
+            decode = pods["node-no-rdma-0-decode-a"]
+            failed = sorted(n for n, x in decode.items() if x["status"] == "fail")
+            self.assertEqual(failed, ["hca"], [(n, x["detail"]) for n, x in decode.items()])
+            self.assertEqual(decode["hca"]["layer"], "fabric")
+            for name in ("peer-memory", "ucx gpudirect", "transports"):  # failed or warned again before
+                self.assertEqual((decode[name]["status"], decode[name]["required"]), ("skipped", False), name)
+                self.assertEqual(decode[name]["detail"], "does not apply: the pod has no RDMA device (fabric hca)")
+            self.assertEqual(pods["node-no-rdma-0-prefill-ok"]["transports"]["status"], "ok")
+            self.assertEqual((doc["verdict"]["status"], doc["verdict"].get("layer")), ("blocked", "fabric"))
+            self.assertEqual(rc, VERDICT_RC["blocked"], err)
+            self.assertEqual(harness.only_reads(c.request_log()), [])
+
 class TestLinkAndPair(NodeMixin, unittest.TestCase):
     """Link error counters, a RoCE netdev MTU, and two prefill/decode pairs on three nodes whose
     RDMA paths do not meet (link layer, MTU, IB subnet). The healthy pairs of TestHealthy get none
