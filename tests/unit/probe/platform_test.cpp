@@ -205,7 +205,7 @@ TEST_CASE("the platform sections run in every shell and the worker pattern canno
   }
 }
 
-TEST_CASE("acs: SrcValid+ alone is no redirection (nccl #606); a redirecting bridge is named by "
+TEST_CASE("acs: SrcValid+ alone is no redirection (nccl #606), a redirecting bridge is named by "
           "its lspci header (rccl #547)") {
   Iommu srcvalid;
   read_lspci_acs(fixture("pcie/lspci-acsctl-srcvalid-only-nccl606.txt"), srcvalid);

@@ -62,7 +62,7 @@ TEST_CASE("env: UCX_TLS with cuda_copy on the same recipe is listed, not failed"
   CHECK(tls[0]->detail == "rc_x,rc,tcp,cuda_copy");
 }
 
-TEST_CASE("env: KVBM offloading over NIXL's UCX backend needs cuda_copy too; KVBM without a named "
+TEST_CASE("env: KVBM offloading over NIXL's UCX backend needs cuda_copy too, KVBM without a named "
           "backend is listed") {
   auto kvbm = recipe_dgd("qwen3-32b/vllm/agg-kvbm/deploy.yaml");
   auto over_ucx = rules::env_findings(with_env(

@@ -30,7 +30,7 @@ report::Verdict verdict_of(const std::vector<report::Finding>& fs) {
 
 } // namespace
 
-TEST_CASE("no RDMA device: one fabric failure; GPUDirect and UCX transports do not apply") {
+TEST_CASE("no RDMA device: one fabric failure, GPUDirect and UCX transports do not apply") {
   auto fs = judge(without_rdma());
   std::vector<std::string> failed;
   for (const auto& f : fs)
