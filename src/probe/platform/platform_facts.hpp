@@ -53,8 +53,8 @@ enum class AcsState { unknown, disabled, redirecting };
 // A bridge whose ACS control redirects peer-to-peer requests or completions upstream
 // (ReqRedir+ or CmpltRedir+; SrcValid+ alone only validates requester IDs).
 struct AcsBridge {
-  std::string header;  // lspci's line: "40:01.1 PCI bridge: Advanced Micro Devices, ..."
-  std::string address; // 0000:40:01.1 ("" when lspci printed no header above the ACSCtl line)
+  std::string header;   // lspci's line: "40:01.1 PCI bridge: Advanced Micro Devices, ..."
+  std::string address;  // 0000:40:01.1 ("" when lspci printed no header above the ACSCtl line)
 };
 
 struct Iommu {
@@ -63,7 +63,7 @@ struct Iommu {
   bool class_present = false;     // /sys/class/iommu exists
   std::vector<std::string> units; // dmar0, ivhd0, smmu3.0x...
   AcsState acs = AcsState::unknown;
-  std::vector<AcsBridge> acs_redirecting;    // bridges with ReqRedir+ or CmpltRedir+
+  std::vector<AcsBridge> acs_redirecting;   // bridges with ReqRedir+ or CmpltRedir+
   std::string acs_why_unknown;              // "lspci not in the image", "config space not readable"
 };
 

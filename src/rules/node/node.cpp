@@ -55,7 +55,8 @@ void not_applicable_without_rdma(std::vector<report::Finding>& findings) {
   auto no_hca = std::find_if(findings.begin(), findings.end(), [](const report::Finding& f) {
     return f.layer == Layer::fabric && f.name == "hca" && f.status == Status::fail;
   });
-  if (no_hca == findings.end()) return;
+  if (no_hca == findings.end())
+    return;
   for (auto& f : findings) {
     if (f.layer == Layer::fabric || !rdma_layer(f) ||
         (f.status != Status::fail && f.status != Status::warn))
@@ -97,7 +98,8 @@ std::vector<report::Finding> judge_node(const probe::NodeFacts& facts, const Nod
           f.status == report::Status::warn)
         report::off_kv_path(f, "inside this pod: not the KV path between pods");
   }
-  if (ctx.disagg && !view.mnnvl) not_applicable_without_rdma(out);
+  if (ctx.disagg && !view.mnnvl)
+    not_applicable_without_rdma(out);
   if (!ctx.disagg)
     demote_rdma(out, "not needed: an aggregated deployment keeps KV on its node");
   else if (view.mnnvl)

@@ -115,7 +115,7 @@ TEST_CASE("iommu: kernel command line settings, units, ACS from lspci (nccl #523
   CHECK(m.acs == AcsState::redirecting);
   // ReqRedir+/CmpltRedir+ on 2 of its lines; SrcValid+ alone (2 more) redirects nothing.
   CHECK(m.acs_redirecting.size() == 2);
-  CHECK(m.acs_redirecting[0].address.empty()); // grep kept no header
+  CHECK(m.acs_redirecting[0].address.empty());  // grep kept no header
   Iommu off;
   read_lspci_acs(fixture("pcie/lspci-acsctl-all-disabled-nccl1405.txt"), off);
   CHECK(off.acs == AcsState::disabled);
@@ -227,7 +227,8 @@ TEST_CASE("pci links: the bridges above a device from its resolved sysfs path") 
   CHECK(links[1].upstream.size() == 7);
   CHECK(links[1].upstream.back() == "0000:49:00.0");
   // A path that is not under /sys/devices/pci (a copied tree) tells nothing about bridges.
-  auto copied = parse_pci_links("pci nic mlx5_0 0000:1a:00.0\npath /sys/bus/pci/devices/0000:1a:00.0\n");
+  auto copied =
+      parse_pci_links("pci nic mlx5_0 0000:1a:00.0\npath /sys/bus/pci/devices/0000:1a:00.0\n");
   REQUIRE(copied.size() == 1);
   CHECK_FALSE(copied[0].path_read);
   CHECK(copied[0].upstream.empty());

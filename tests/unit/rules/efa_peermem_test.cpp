@@ -38,12 +38,12 @@ void names_efa_not_mlx5(const report::Finding& f) {
   CHECK_FALSE(contains(f.detail + f.next, "IB memory domain"));
 }
 
-} // namespace
+}  // namespace
 
 TEST_CASE("efa: no efa_nv_peermem and no DMA-BUF path fails naming efa_nv_peermem and libfabric, "
           "not nvidia_peermem") {
   auto p = efa_without_efa_peermem();
-  auto f = find(judge(p), "peer-memory"); // proprietary 535 driver, kernel 5.15
+  auto f = find(judge(p), "peer-memory");  // proprietary 535 driver, kernel 5.15
   CHECK(f.layer == Layer::gpudirect);
   CHECK(f.status == Status::fail);
   CHECK(f.detail.starts_with("no efa_nv_peermem and no DMA-BUF path (proprietary kernel module "

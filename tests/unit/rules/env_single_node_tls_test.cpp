@@ -4,7 +4,6 @@
 #include "rules/env/env_rules.hpp"
 
 #include <doctest/doctest.h>
-
 #include <filesystem>
 
 using namespace icheck;
@@ -13,8 +12,8 @@ using report::Status;
 namespace {
 
 recipe::Deployment recipe_dgd(const std::string& relative) {
-  auto files = recipe::load_recipe(std::filesystem::path(ICHECK_TEST_DATA) / "recipes" / relative,
-                                   false);
+  auto files =
+      recipe::load_recipe(std::filesystem::path(ICHECK_TEST_DATA) / "recipes" / relative, false);
   REQUIRE(files.has_value());
   REQUIRE(files->front().deployments.size() == 1);
   return files->front().deployments.front();
@@ -38,14 +37,14 @@ std::vector<const report::Finding*> named(const std::vector<report::Finding>& fs
   return out;
 }
 
-} // namespace
+}  // namespace
 
 TEST_CASE("env: UCX_TLS without cuda_copy fails on an aggregated single-node recipe, as node "
           "fails the pod") {
   auto f = rules::env_findings(
       with_env(recipe_dgd("llama-3-70b/vllm/agg/deploy.yaml"), {{"UCX_TLS", "rc_x,rc,tcp"}}));
   auto tls = named(f, " UCX_TLS");
-  REQUIRE(tls.size() == 1); // judged once, not also listed
+  REQUIRE(tls.size() == 1);  // judged once, not also listed
   CHECK(tls[0]->status == Status::fail);
   CHECK(tls[0]->required);
   CHECK(tls[0]->detail.starts_with("UCX_TLS=rc_x,rc,tcp leaves out cuda_copy: UCX then takes the "
@@ -65,8 +64,8 @@ TEST_CASE("env: UCX_TLS with cuda_copy on the same recipe is listed, not failed"
 TEST_CASE("env: KVBM offloading over NIXL's UCX backend needs cuda_copy too, KVBM without a named "
           "backend is listed") {
   auto kvbm = recipe_dgd("qwen3-32b/vllm/agg-kvbm/deploy.yaml");
-  auto over_ucx = rules::env_findings(with_env(
-      kvbm, {{"UCX_TLS", "rc_x,rc,tcp"}, {"DYN_KVBM_NIXL_BACKEND_UCX", "true"}}));
+  auto over_ucx = rules::env_findings(
+      with_env(kvbm, {{"UCX_TLS", "rc_x,rc,tcp"}, {"DYN_KVBM_NIXL_BACKEND_UCX", "true"}}));
   auto tls = named(over_ucx, " UCX_TLS");
   REQUIRE(tls.size() == 1);
   CHECK(tls[0]->status == Status::fail);

@@ -28,7 +28,7 @@ report::Verdict verdict_of(const std::vector<report::Finding>& fs) {
   return report::decide(r);
 }
 
-} // namespace
+}  // namespace
 
 TEST_CASE("no RDMA device: one fabric failure, GPUDirect and UCX transports do not apply") {
   auto fs = judge(without_rdma());
@@ -55,7 +55,7 @@ TEST_CASE("no RDMA device: one fabric failure, GPUDirect and UCX transports do n
 
 TEST_CASE("with its RDMA devices the same pod's GPUDirect and UCX findings are judged") {
   auto fs = judge(healthy_h100());
-  CHECK_FALSE(has(fs, "hca")); // said only when there is no HCA
+  CHECK_FALSE(has(fs, "hca"));  // said only when there is no HCA
   for (const char* name : {"peer-memory", "transports", "memlock"}) {
     const auto& f = find(fs, name);
     CAPTURE(name);

@@ -19,12 +19,12 @@ Probe with_acs(const std::string& lspci, const std::string& pci_links) {
   return p;
 }
 
-} // namespace
+}  // namespace
 
 TEST_CASE("acs: SrcValid+ alone is not redirection (nccl #606): ok, not a warning") {
-  auto acs = find(judge(with_acs(fixture("pcie/lspci-acsctl-srcvalid-only-nccl606.txt"),
-                                 fixture(kOneSwitch))),
-                  "acs");
+  auto acs = find(
+      judge(with_acs(fixture("pcie/lspci-acsctl-srcvalid-only-nccl606.txt"), fixture(kOneSwitch))),
+      "acs");
   CHECK(acs.layer == Layer::gpudirect);
   CHECK(acs.status == Status::ok);
   CHECK(acs.detail ==
@@ -43,10 +43,10 @@ TEST_CASE("acs: ReqRedir+ on a root port above the switch both GPU and NIC sit u
 }
 
 TEST_CASE("acs: ReqRedir+ on the switch port above the GPU is between GPU and NIC: warn") {
-  auto acs = find(
-      judge(with_acs(fixture("pcie/lspci-acs-switch-port-above-gpu-rccl547-synthetic.txt"),
-                     fixture(kOneSwitch))),
-      "acs");
+  auto acs =
+      find(judge(with_acs(fixture("pcie/lspci-acs-switch-port-above-gpu-rccl547-synthetic.txt"),
+                          fixture(kOneSwitch))),
+           "acs");
   CHECK(acs.status == Status::warn);
   CHECK(acs.required);
   CHECK(contains(acs.detail, "on 1 bridge (0000:44:01.0) between this pod's GPUs and NICs"));
@@ -63,10 +63,10 @@ TEST_CASE("acs: redirecting bridges whose place is not read (nccl #523, grep kep
                              "read"));
   CHECK(contains(acs.next, "lspci -tv"));
   // With headers but no sysfs path for the GPU and NIC: named, still not placed.
-  auto unplaced = find(
-      judge(with_acs(fixture("pcie/lspci-acs-root-port-redirect-rccl547.txt"),
-                     "pci nic mlx5_0 0000:45:00.0\npci gpu 0000:4a:00.0 0000:4a:00.0\n")),
-      "acs");
+  auto unplaced =
+      find(judge(with_acs(fixture("pcie/lspci-acs-root-port-redirect-rccl547.txt"),
+                          "pci nic mlx5_0 0000:45:00.0\npci gpu 0000:4a:00.0 0000:4a:00.0\n")),
+           "acs");
   CHECK(unplaced.status == Status::warn);
   CHECK(contains(unplaced.detail, "on 1 bridge (0000:40:01.1); whether they sit between"));
 }

@@ -203,7 +203,7 @@ TEST_CASE("iommu and acs: translation and ACS redirection warn, unreadable confi
   CHECK(contains(iommu.next, "iommu=pt"));
   auto acs = find(fs, "acs");
   CHECK(acs.status == Status::warn);
-  CHECK(contains(acs.detail, "2 bridges")); // SrcValid+ alone on 2 more: not redirection
+  CHECK(contains(acs.detail, "2 bridges"));  // SrcValid+ alone on 2 more: not redirection
   p.absent("lspci_acs");
   auto unknown = find(judge(p), "acs");
   CHECK(unknown.status == Status::skipped);
