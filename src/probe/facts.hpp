@@ -8,6 +8,7 @@
 #include "probe/platform/platform_facts.hpp"
 #include "probe/rdma_access/limit_facts.hpp"
 #include "probe/ucx/srq_facts.hpp"
+#include "probe/ucx/ucx_lib_facts.hpp"
 
 #include <cstdint>
 #include <map>
@@ -321,6 +322,10 @@ struct NodeFacts {
   std::optional<UcxVersion> ucx_version;
   std::optional<UcxDevices> ucx_devices;
   SrqFacts srq;  // ibv_devinfo -v max_srq per device (probe/ucx)
+  // Without ucx_info: the image's own libucp asked through python3 ctypes (probe/ucx); when it
+  // answered, ucx_version and ucx_devices above come from it and ucx_source says so.
+  UcxLibFacts ucx_lib;
+  std::string ucx_source;  // "ucx_info" | UcxLibFacts::where() | "" (neither answered)
 
   // UCX_*, NCCL_*, NIXL_* only; values already passed through outside::shown_value.
   std::map<std::string, std::string> transport_env;

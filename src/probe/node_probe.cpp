@@ -104,9 +104,28 @@ void read_gpus(NodeFacts& f) {
   }
 }
 
+// ucx_info first; without it, what the image's libucp told python3 (same formats, same facts).
+void read_ucx_lib(NodeFacts& f) {
+  const Tool* t = f.tool("ucx_lib");
+  if (t == nullptr)
+    return;
+  f.ucx_lib = parse_ucx_lib(t->output, t->found, t->exit_code.value_or(-1), t->timed_out);
+  if (f.ucx_devices || !f.ucx_lib.answered())
+    return;
+  f.ucx_version = parse_ucx_version(f.ucx_lib.version_text);
+  f.ucx_version->with_cuda = f.ucx_lib.has_module("cuda");
+  f.ucx_version->with_gdrcopy = f.ucx_lib.has_module("cuda_gdrcopy") || f.ucx_lib.has_module("gdr_copy");
+  f.ucx_devices = parse_ucx_devices(f.ucx_lib.devices_text);
+  f.ucx_source = f.ucx_lib.where();
+}
+
 void read_ucx(NodeFacts& f) {
   if (const Tool* t = f.tool("ucx_info_v"); ran_ok(t)) f.ucx_version = parse_ucx_version(t->output);
-  if (const Tool* t = f.tool("ucx_info_d"); ran_ok(t)) f.ucx_devices = parse_ucx_devices(t->output);
+  if (const Tool* t = f.tool("ucx_info_d"); ran_ok(t)) {
+    f.ucx_devices = parse_ucx_devices(t->output);
+    f.ucx_source = "ucx_info";
+  }
+  read_ucx_lib(f);
   if (const Tool* t = f.tool("ibv_caps"); t && t->found && !t->truncated)
     f.srq = parse_ibv_caps(t->output);
 }

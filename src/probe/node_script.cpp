@@ -6,6 +6,7 @@
 #include "probe/nixl/nixl_script.hpp"
 #include "probe/script_template.hpp"
 #include "probe/ucx/ucx_caps_script.hpp"
+#include "probe/ucx/ucx_lib_script.hpp"
 
 #include <algorithm>
 #include <string>
@@ -355,8 +356,8 @@ std::string_view node_probe_script() {
   static const std::string script = [] {
     auto out =
         fill_env_patterns(kNodeTemplate, "@@TRANSPORT_ENV@@", dynamo::node_probe_env_patterns());
-    for (auto fragment : {node_platform_fragment(), ucx_caps_fragment(), link_probe_fragment(),
-                          vm_probe_fragment()})
+    for (auto fragment : {node_platform_fragment(), ucx_caps_fragment(), ucx_lib_fragment(),
+                          link_probe_fragment(), vm_probe_fragment()})
       out = insert_before_done(out, fragment);
     return out;
   }();

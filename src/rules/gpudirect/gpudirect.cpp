@@ -115,6 +115,11 @@ std::optional<report::Finding> ucx_gpudirect(const NodeView& v) {
     return finding(Layer::gpudirect, "ucx gpudirect", Status::ok,
                    "UCX registers cuda memory on " + g.domain + (g.dmabuf ? " (dmabuf)" : "") +
                        ": GPUDirect RDMA confirmed");
+  if (!g.ucx_has_cuda && v.facts.ucx_source.starts_with("libucp"))
+    return finding(Layer::gpudirect, "ucx gpudirect", Status::warn,
+                   "the UCX NIXL loads has no CUDA support (no cuda_copy; " + v.facts.ucx_source +
+                       "): GPU memory is not registered through UCX",
+                   "use an image whose NIXL wheel carries UCX's cuda module (ucx/libuct_cuda*)");
   if (!g.ucx_has_cuda)
     return finding(Layer::gpudirect, "ucx gpudirect", Status::warn,
                    "this ucx_info has no CUDA support (no cuda_copy): cannot tell GPUDirect; NIXL's UCX may differ",

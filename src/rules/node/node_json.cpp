@@ -63,7 +63,8 @@ json::object ucx_json(const probe::NodeFacts& f) {
   }
   return {{"version", f.ucx_version ? json::value(f.ucx_version->version) : json::value(nullptr)},
           {"transports", std::move(tls)},
-          {"cudaMemory", cuda}};
+          {"cudaMemory", cuda},
+          {"source", f.ucx_source.empty() ? json::value(nullptr) : json::value(f.ucx_source)}};
 }
 
 json::array gpus_json(const std::vector<probe::Gpu>& gpus) {

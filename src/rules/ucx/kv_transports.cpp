@@ -86,6 +86,30 @@ const std::string no_ucx_info_next =
     dynamo::setting(dynamo::kUcxProtoInfoVar, "y") +
     " on the worker to log the transport NIXL's UCX selects";
 
+// Who listed the transports: ucx_info, or the image's libucp asked through python3 ctypes.
+bool from_lib(const NodeView& v) {
+  return v.facts.ucx_devices && !v.facts.ucx_source.empty() && v.facts.ucx_source != "ucx_info";
+}
+
+std::string lister(const NodeView& v) {
+  return from_lib(v) ? "libucp" : "ucx_info -d";
+}
+
+std::string from_library(const NodeView& v) {
+  return from_lib(v) ? " (from " + v.facts.ucx_source + ")" : "";
+}
+
+// Why the image's own UCX library could not be asked instead of ucx_info.
+std::string library_unasked(const probe::UcxLibFacts& lib) {
+  if (!lib.section)
+    return ": cannot see the transports UCX picks";
+  if (!lib.python)
+    return ", and no python3 to ask its UCX library: cannot see the transports UCX picks";
+  if (!lib.skipped.empty())
+    return "; its UCX library could not be asked: " + lib.skipped;
+  return "; asking its UCX library through python3 failed: " + lib.error;
+}
+
 // Without ucx_info, max_srq 0 on every KV device still rules RC and DC out.
 report::Finding without_ucx_info(const NodeView& v) {
   const auto srq = srq_view(v);
@@ -101,8 +125,8 @@ report::Finding without_ucx_info(const NodeView& v) {
     return not_read_finding(Layer::ucx, "transports", "ucx_info -d");
   return finding(Layer::ucx, "transports", Status::skipped,
                  "ucx_info not in the image (Dynamo's vLLM images carry UCX only inside the NIXL "
-                 "wheel): cannot see "
-                 "the transports UCX picks",
+                 "wheel)" +
+                     library_unasked(v.facts.ucx_lib),
                  no_ucx_info_next);
 }
 
@@ -151,7 +175,8 @@ report::Finding from_ucx_info(const NodeView& v) {
   const Seen s = sort_transports(v);
   if (!s.kv.empty()) {
     std::string detail = join(s.kv) + " on " + std::to_string(s.kv_devices.size()) + " device" +
-                         (s.kv_devices.size() == 1 ? "" : "s") + " (" + join(s.kv_devices) + ")";
+                         (s.kv_devices.size() == 1 ? "" : "s") + " (" + join(s.kv_devices) + ")" +
+                         from_library(v);
     if (s.no_srq.empty())
       return finding(Layer::ucx, "transports", Status::ok, detail);
     return finding(Layer::ucx, "transports", Status::warn,
@@ -159,10 +184,10 @@ report::Finding from_ucx_info(const NodeView& v) {
   }
   std::string detail =
       !s.datagram.empty()
-          ? "no RC or DC for KV: ucx_info -d lists only " + join(s.datagram) +
+          ? "no RC or DC for KV: " + lister(v) + " lists only " + join(s.datagram) +
                 " for RDMA, which sends datagrams without one-sided reads or writes (UCX "
                 "emulates them in software); NIXL's UCX backend cannot move KV over RDMA"
-          : "UCX would fall back to TCP: ucx_info -d lists " +
+          : "UCX would fall back to TCP: " + lister(v) + " lists " +
                 (s.others.empty() ? "nothing" : join(s.others)) + ", no rc/dc";
   // The devices without an SRQ explain a UD-only list too (UCX's RC could not open there).
   const auto without = s.no_srq.empty() ? srq_view(v).without : s.no_srq;
@@ -170,6 +195,7 @@ report::Finding from_ucx_info(const NodeView& v) {
     detail += "; " + no_srq_text(without);
   if (!s.down.empty())
     detail += "; RDMA transports only on ports that are not Active: " + join(s.down);
+  detail += from_library(v);
   const bool tcp = s.datagram.empty() && without.empty();
   return finding(Layer::ucx, "transports", Status::fail, detail,
                  tcp ? "fix the fabric and rdma-access findings above, then: ucx_info -d | grep "
@@ -190,7 +216,8 @@ std::optional<report::Finding> tls_without_rdma(const NodeView& v) {
       if (carries_kv(t))
         add(listed, t.transport);
   std::string seen =
-      listed.empty() ? "" : "; ucx_info -d lists " + join(listed) + ", which it does not allow";
+      listed.empty() ? ""
+                     : "; " + lister(v) + " lists " + join(listed) + ", which it does not allow";
   return finding(Layer::ucx, "transports", Status::fail,
                  dynamo::setting(dynamo::kUcxTlsVar, *tls) + " has " +
                      std::string(detail::kNoRdmaTransport) +
@@ -204,6 +231,8 @@ report::Finding kv_transports(const NodeView& v) {
   if (auto f = tls_without_rdma(v))
     return *f;
   const auto* t = v.facts.tool("ucx_info_d");
+  if ((t == nullptr || !t->found) && from_lib(v))
+    return from_ucx_info(v);  // the image's libucp answered instead
   if (t == nullptr || !t->found)
     return without_ucx_info(v);
   if (auto f = ucx_info_failed(v))

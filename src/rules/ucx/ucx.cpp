@@ -34,7 +34,15 @@ std::optional<report::Finding> version(const NodeView& v) {
   if (!uv->configured_with.empty() && !uv->with_cuda)
     return finding(Layer::ucx, "version", Status::warn,
                    "UCX " + uv->version + " built without --with-cuda: no cuda_copy/cuda_ipc, no GPUDirect");
-  return finding(Layer::ucx, "version", Status::ok, "UCX " + uv->version);
+  // From the library there is no configure line: its module directory tells what was built.
+  const auto& lib = v.facts.ucx_lib;
+  const bool from_lib = lib.answered() && v.facts.ucx_source != "ucx_info";
+  if (from_lib && !lib.module_dir.empty() && !uv->with_cuda)
+    return finding(Layer::ucx, "version", Status::warn,
+                   "UCX " + uv->version + " has no cuda module in " + lib.module_dir +
+                       " (libuct_cuda): no cuda_copy/cuda_ipc, no GPUDirect");
+  return finding(Layer::ucx, "version", Status::ok,
+                 "UCX " + uv->version + (from_lib ? " (libucp via python3 ctypes)" : ""));
 }
 
 bool roce_traffic_port(const NodeView& v) {

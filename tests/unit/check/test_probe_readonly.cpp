@@ -12,14 +12,32 @@
 namespace {
 
 // The script without comment lines and without the contents of single-quoted strings (printf
-// formats, the python one-liner, which are data to the shell).
+// formats, the python scripts, which are data to the shell; a quoted script spans lines).
 std::string shell_words(const std::string& script) {
-  std::istringstream in(script);
-  std::string line, out;
-  while (std::getline(in, line)) {
-    if (std::regex_match(line, std::regex(R"(\s*#.*)")))
+  std::string out;
+  bool quoted = false;
+  bool line_start = true;
+  for (std::size_t i = 0; i < script.size(); ++i) {
+    const char c = script[i];
+    if (quoted) {
+      if (c == '\'')
+        quoted = false, out += c;
       continue;
-    out += std::regex_replace(line, std::regex(R"('[^']*')"), "''") + "\n";
+    }
+    if (line_start && c == '#') {
+      i = script.find('\n', i);
+      if (i == std::string::npos)
+        break;
+      out += '\n';
+      continue;
+    }
+    if (c == '\\' && i + 1 < script.size()) {
+      out += script.substr(i++, 2);
+      continue;
+    }
+    quoted = c == '\'';
+    out += c;
+    line_start = c == '\n' || (line_start && (c == ' ' || c == '\t'));
   }
   return out;
 }
@@ -52,7 +70,7 @@ std::string joined(const std::vector<std::string>& found) {
   return out;
 }
 
-} // namespace
+}  // namespace
 
 TEST_CASE("the checker finds writes, package managers and network calls") {
   CHECK(writes_or_network("echo x > /tmp/f\n").size() == 1);
@@ -63,6 +81,8 @@ TEST_CASE("the checker finds writes, package managers and network calls") {
   CHECK(writes_or_network("sed -i s/a/b/ /etc/x\n").size() == 1);
   CHECK(writes_or_network("# rm -rf / in a comment\nprintf '%s > %s' a b\n").empty());
   CHECK(writes_or_network("tool >/dev/null 2>&1 </dev/null\n").empty());
+  CHECK(writes_or_network("python3 -c '\nif a > b:\n  x\n' </dev/null\necho > /tmp/f\n").size() ==
+        1);
 }
 
 TEST_CASE("the node probe script as sent only reads") {
