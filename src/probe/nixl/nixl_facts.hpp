@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "probe/nixl/nixl_agent_facts.hpp"
 #include "probe/sections.hpp"
 
 namespace icheck::probe {
@@ -101,6 +102,7 @@ struct NixlFacts {
   std::optional<UcxInProcess> ucx_in_process;  // nullopt: no process maps UCX, or no grep
   std::optional<EngineConfigFile> engine_config;  // nullopt: no process has --extra-engine-args
   PluginLibs plugin_libs;
+  NixlAgentProbe agent;  // the image's own nixl._api asked in a fresh python3 (nixl_agent_script.hpp)
 
   bool nixl_found() const { return !plugin_dirs.empty() || python_import.ok; }
   // The directory NIXL loads plugins from: NIXL_PLUGIN_DIR first, else the first one found.

@@ -279,6 +279,11 @@ NixlFacts parse_nixl_probe(const ProbeOutput& out) {
       {"nixl_engine_config", read_engine_config},
       {"nixl_libs",
        [](const Section& s, NixlFacts& f) { f.plugin_libs = parse_nixl_libs(s.body, !s.absent); }},
+      {"nixl_agent",
+       [](const Section& s, NixlFacts& f) {
+         f.agent = parse_nixl_agent(s.body, !s.absent, s.rc.value_or(-1),
+                                    s.rc && (*s.rc == 124 || *s.rc == 137 || *s.rc == 143));
+       }},
   };
   for (const auto& [name, read] : readers) {
     if (const auto* s = out.find(name)) {

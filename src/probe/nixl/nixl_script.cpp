@@ -1,6 +1,7 @@
 #include "probe/nixl/nixl_script.hpp"
 
 #include "dynamo/transport_vars.hpp"
+#include "probe/nixl/nixl_agent_script.hpp"
 #include "probe/nixl/nixl_libs_script.hpp"
 #include "probe/script_template.hpp"
 
@@ -276,7 +277,8 @@ std::string_view nixl_probe_script() {
   static const std::string script = fill_every(fill_env_patterns(kNixlTemplate, "@@BACKEND_ENV@@",
                                                                  dynamo::backend_env_patterns()),
                                                "@@PLUGIN_DIR_VAR@@", dynamo::kNixlPluginDirVar) +
-                                    std::string(nixl_libs_fragment());
+                                    std::string(nixl_libs_fragment()) +
+                                    std::string(nixl_agent_fragment());
   return script;
 }
 

@@ -2,6 +2,7 @@
 
 #include "dynamo/engine_flags.hpp"
 #include "dynamo/transport_vars.hpp"
+#include "rules/nixl/backend_create.hpp"
 #include "rules/nixl/ignored_vars.hpp"
 #include "rules/nixl/known_trouble.hpp"
 #include "util/join.hpp"
@@ -190,7 +191,8 @@ std::string tool_list(const NixlFacts& f) {
 // When the framework moves KV without NIXL, the NIXL install is shown, not judged.
 void demote_nixl_install(std::vector<Finding>& out, const KvBackends& backends) {
   for (auto& f : out)
-    if (f.name == "install" || f.name == "python import" || f.name.ends_with(" plugin"))
+    if (f.name == "install" || f.name == "python import" || f.name.ends_with(" plugin") ||
+        f.name.ends_with(" backend"))
       report::off_kv_path(f, "not in the KV path: " + backends.path());
 }
 
@@ -237,6 +239,8 @@ std::vector<Finding> judge_nixl(const NixlFacts& f, const NixlContext& ctx) {
       out.push_back(backend_plugin(f, backend, ctx.backends));
       if (auto unchecked = plugin_libs_unchecked(f, backend))
         out.push_back(*unchecked);
+      if (auto created = backend_created(f, backend))
+        out.push_back(*created);
     }
   if (f.python_import.attempted) out.push_back(python_import(f));
   out.push_back(versions(f));
