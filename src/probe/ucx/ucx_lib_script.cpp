@@ -71,7 +71,8 @@ def candidates():
             if libs:
                 yield "wheel " + d, libs[:1]
     for d in ("/usr/local/ucx/lib", "/opt/hpcx/ucx/lib", "/usr/lib64", "/usr/lib/x86_64-linux-gnu",
-              "/usr/lib/aarch64-linux-gnu", "/usr/lib"):
+              "/usr/lib/aarch64-linux-gnu", "/usr/lib", "/lib64", "/lib/x86_64-linux-gnu",
+              "/lib/aarch64-linux-gnu"):
         libs = sorted(glob.glob(d + "/libucp.so*"))
         if libs:
             yield "system " + d, libs[:1]

@@ -80,7 +80,7 @@ def root_key(pod):
     s = pod.spec
     key = json.dumps([s.get("root"), s.get("files"), s.get("fixtures"), s.get("remove"), s.get("fifos"),
                       s.get("busybox", True), s.get("python", False), s.get("host_tools"),
-                      s.get("stand_in_libraries"),
+                      s.get("stand_in_libraries"), s.get("ucx_wheel"),
                       pod.exec.get("memlock_bytes")],
                      sort_keys=True)
     return hashlib.sha1(key.encode()).hexdigest()[:12]
@@ -136,6 +136,8 @@ class Sandbox:
                 install_python(root)
             if spec.get("host_tools"):
                 install_host_tools(root, spec["host_tools"])
+            if spec.get("ucx_wheel"):
+                install_ucx_wheel(root, spec["ucx_wheel"])
             for layer in spec.get("root", []):
                 src = os.path.join(scn.ROOTS_DIR, layer)
                 if not os.path.isdir(src):
@@ -329,6 +331,30 @@ def install_stand_in_library(root, rel):
     if os.path.lexists(dst):
         os.unlink(dst)
     _link_into(root, [(STAND_IN_LIBRARY, rel)])
+
+
+# A NIXL wheel's private UCX as its .libs directory holds it: the core libraries renamed by
+# auditwheel (libucs-2be8eb38.so.0.0.0 as ai-dynamo/nixl #1668's maps show it in nixl_cu13.libs,
+# libucp-e76cb9e6 from a public nixl-cu13 1.3.2 note; the libuct/libucm hashes follow their form)
+# and the modules under ucx/ with their own names (nixl_cu13.libs/ucx/libuct_cuda.so.0.0.0), here
+# made of this machine's Debian UCX 1.13.1 files, with what the modules load.
+UCX_WHEEL_NAMES = {"libucm.so.0": "libucm-3f5a9c21.so.0.0.0", "libucs.so.0": "libucs-2be8eb38.so.0.0.0",
+                   "libuct.so.0": "libuct-8d04e7b6.so.0.0.0", "libucp.so.0": "libucp-e76cb9e6.so.0.0.0"}
+
+
+def install_ucx_wheel(root, rel):
+    core = {}
+    for lib in UCX_WHEEL_NAMES:
+        found = glob.glob(os.path.join("/usr/lib/x86_64-linux-gnu", lib)) + glob.glob(os.path.join("/lib/x86_64-linux-gnu", lib))
+        if not found:
+            raise SandboxError("missing %s on this machine (tools/deps.sh installs ucx-utils)" % lib)
+        core[lib] = os.path.realpath(found[0])
+    modules = sorted(os.path.realpath(m) for m in glob.glob(os.path.join(UCX_MODULES, "*.so.0")))
+    deps = [d for d in sorted(_shared_libraries(list(core.values()) + modules))
+            if not os.path.basename(d).startswith(("libucm", "libucs", "libuct", "libucp"))]
+    files = [(d, d) for d in deps] + [(core[l], os.path.join(rel, n)) for l, n in UCX_WHEEL_NAMES.items()]
+    files += [(m, os.path.join(rel, "ucx", os.path.basename(m))) for m in modules]
+    _link_into(root, files)
 
 
 def install_host_tools(root, tools):

@@ -28,6 +28,8 @@ Pod fields:
                             NIXL plugins that the pod's real dynamic loader must be able to map
   host_tools: []         -- real tools of this machine put into the root with what they load
                             (["ucx_info", "ucx_perftest", "ibv_devinfo"]: Debian's UCX and verbs)
+  ucx_wheel: "rel/dir"   -- this machine's Debian UCX as a NIXL wheel's .libs directory holds it
+                            (renamed core libraries, modules in ucx/; fakeapi/sandbox.py)
   exec: {
     "latency_ms": 0,      -- delay before the command starts
     "hang": false,        -- the command is replaced by an endless sleep
