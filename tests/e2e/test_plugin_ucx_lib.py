@@ -63,9 +63,12 @@ class TestUcxLib(NixlMixin, unittest.TestCase):
             rc, doc = self.node(c, ["wheel-prefill"])
             t = checks_of(doc, SCN + "-wheel-prefill")["transports"]
             self.assertEqual(t["status"], "fail", t)
+            # Two copies mapped (HPC-X's and the wheel's, ai-dynamo/nixl #1668): NIXL's is asked.
             self.assertIn("no rc/dc (from libucp via python3 ctypes: /usr/local/lib/python3.11/dist-packages/"
-                          "nixl_cu13.libs/libucp-e76cb9e6.so.0.0.0, the NIXL wheel's copy (no process maps UCX))",
-                          t["detail"])
+                          "nixl_cu13.libs/libucp-e76cb9e6.so.0.0.0, mapped by pid 57 python3)", t["detail"])
+            modules = facts_of(doc, SCN + "-wheel-prefill")["ucx"]["modules"]
+            self.assertEqual(modules["dir"], "/usr/local/lib/python3.11/dist-packages/nixl_cu13.libs/ucx")
+            self.assertEqual(modules["loaded"], ["libuct_cma.so.0.0.0", "libuct_ib.so.0.0.0", "libuct_rdmacm.so.0.0.0"])
             v = checks_of(doc, SCN + "-wheel-prefill")["version"]
             self.assertEqual(v["status"], "warn", v)  # 1.13.1 is a known-trouble version
             self.assertTrue(v["detail"].startswith("UCX 1.13.1 < 1."), v)

@@ -49,6 +49,8 @@ def mapped():
     for l in best[1]:
         if l not in first:
             first.append(l)
+    # Two copies in one process (ai-dynamo/nixl #1668): the one NIXL carries is the one asked.
+    first.sort(key=lambda l: "nixl" not in l)
     return "maps %s %s" % (best[0], comm), first
 
 

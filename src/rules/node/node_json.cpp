@@ -53,6 +53,20 @@ json::object memlock_json(const probe::Memlock& m) {
   return {{"soft", limit_json(m.soft)}, {"hard", limit_json(m.hard)}, {"unlimited", eff && eff->unlimited}};
 }
 
+// The modules the library loaded and those beside it that it did not (null: not asked).
+json::value ucx_modules_json(const probe::UcxLibFacts& lib) {
+  if (!lib.answered() || lib.module_dir.empty())
+    return nullptr;
+  json::array loaded, present;
+  for (const auto& m : lib.modules_loaded)
+    loaded.push_back(json::string(m));
+  for (const auto& m : lib.modules_present)
+    present.push_back(json::string(m));
+  return json::object{{"dir", json::string(lib.module_dir)},
+                      {"loaded", std::move(loaded)},
+                      {"notLoaded", std::move(present)}};
+}
+
 json::object ucx_json(const probe::NodeFacts& f) {
   json::array tls;
   if (f.ucx_devices)
@@ -64,7 +78,8 @@ json::object ucx_json(const probe::NodeFacts& f) {
   return {{"version", f.ucx_version ? json::value(f.ucx_version->version) : json::value(nullptr)},
           {"transports", std::move(tls)},
           {"cudaMemory", cuda},
-          {"source", f.ucx_source.empty() ? json::value(nullptr) : json::value(f.ucx_source)}};
+          {"source", f.ucx_source.empty() ? json::value(nullptr) : json::value(f.ucx_source)},
+          {"modules", ucx_modules_json(f.ucx_lib)}};
 }
 
 json::array gpus_json(const std::vector<probe::Gpu>& gpus) {

@@ -63,7 +63,11 @@ TEST_CASE("ucx lib: a healthy pod with only the NIXL wheel's UCX is surface-ok, 
         "UCX registers cuda memory on mlx5_0: GPUDirect RDMA confirmed");
   CHECK(verdict_of(fs).status == report::VerdictStatus::surface_ok);
   auto facts = wheel_only(lib_section(ucx_ib({"mlx5_0"}, "host (access,reg)"), kModules)).facts();
-  CHECK(rules::node_facts_json(facts).at("ucx").at("source").as_string().starts_with("libucp via"));
+  const auto ucx = rules::node_facts_json(facts).at("ucx");
+  CHECK(ucx.at("source").as_string().starts_with("libucp via"));
+  CHECK(ucx.at("modules").at("dir").as_string() == std::string(kWheel) + "/ucx");
+  CHECK(ucx.at("modules").at("loaded").as_array().size() == 4);
+  CHECK(rules::node_facts_json(healthy_h100().facts()).at("ucx").at("modules").is_null());
 }
 
 TEST_CASE("ucx lib: the library lists no RC or DC: transports fail, said from the library") {
