@@ -105,10 +105,28 @@ std::string with_kubectl_flags(const std::string& segment, const PodPlace& place
   return rules::shell_line(place.kubectl) + segment.substr(std::string_view("kubectl").size());
 }
 
+// "... advertises: kubectl get node n -o jsonpath=...)": a kubectl command inside prose carries
+// the user's flags too, as the step's own commands do.
+std::string with_embedded_flags(std::string text, const PodPlace& place) {
+  if (place.kubectl.empty())
+    return text;
+  const std::string kubectl = rules::shell_line(place.kubectl);
+  for (auto at = text.find("kubectl ", 1); at != std::string::npos;
+       at = text.find("kubectl ", at + 1)) {
+    const std::string_view rest = std::string_view(text).substr(at + 8);
+    if ((text[at - 1] == ' ' || text[at - 1] == '(') && !rest.starts_with("dynamo-icheck") &&
+        !rest.starts_with("-")) {
+      text.replace(at, std::string_view("kubectl").size(), kubectl);
+      at += kubectl.size() - std::string_view("kubectl").size();
+    }
+  }
+  return text;
+}
+
 }  // namespace
 
 std::string runnable_next(const std::string& next, const PodPlace& place) {
-  const std::string filled = fill_placeholders(next, place);
+  const std::string filled = with_embedded_flags(fill_placeholders(next, place), place);
   std::vector<std::string> commands, comments;
   for (const auto& segment : split_segments(filled)) {
     if (starts_with_word(segment, "kubectl")) {

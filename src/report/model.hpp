@@ -54,6 +54,13 @@ struct Target {
   boost::json::object facts;  // what was read, typed; rendered as-is in json/yaml
 };
 
+// One next step of the verdict as the default view prints it: the same step for many pods, once.
+struct NextStep {
+  std::string text;               // the step of the first pod it is for (runnable as printed)
+  std::vector<std::string> pods;  // the pods whose step this is, in report order
+  bool per_pod = false;           // their steps differ only in their own pod and node names
+};
+
 // `interrupted`: SIGINT/SIGTERM/SIGHUP/SIGQUIT cut the run short (exit 128 + signal).
 enum class VerdictStatus { confirmed, surface_ok, unconfirmed, blocked, error, interrupted };
 
@@ -69,6 +76,7 @@ struct Verdict {
   std::vector<std::string> affected;     // every target at fault at `layer`, in report order
   std::string transfer;                  // Report::transfer_summary, where transfers ran
   std::vector<std::string> next;         // de-duplicated, in order
+  std::vector<NextStep> steps;           // `next` grouped: one per action (the default view)
   std::vector<std::string> limitations;  // de-duplicated, in order
 };
 

@@ -1,6 +1,9 @@
-// Human output: a heading, a pods x layers grid when there are many pods, one table per target
-// (under a grid, only the pods with something against the verdict), then the verdict block;
-// with --no-headers only the check rows.
+// Human output: a heading, a pods x layers grid when there are many pods, then one table per kind
+// of pods alike (pod_kinds.hpp; -o wide: one per target; under a grid, only the kinds with
+// something against the verdict), then the verdict block; with --no-headers only the check rows.
+// In the default view every line fits the width, but a runnable command (fit_lines.hpp).
+#include "report/fit_lines.hpp"
+#include "report/pod_kinds.hpp"
 #include "report/render.hpp"
 #include "report/status_color.hpp"
 #include "report/status_grid.hpp"
@@ -14,7 +17,8 @@
 namespace icheck::report {
 namespace {
 
-std::string heading(const Report& r) {
+// The words joined with " · ", a new line where the next would pass the width.
+std::string heading(const Report& r, std::size_t width) {
   std::vector<std::string> words;
   if (!r.context.empty()) {
     words.push_back("context " + r.context);
@@ -23,7 +27,16 @@ std::string heading(const Report& r) {
     words.push_back("namespace " + r.namespace_);
   }
   words.insert(words.end(), r.header.begin(), r.header.end());
-  return join(words, " · ");
+  std::string out, line;
+  for (const auto& w : words) {
+    const std::string word = fit_cut(w, width);
+    if (!line.empty() && display_width(line + " · " + word) > width) {
+      out += line + "\n";
+      line.clear();
+    }
+    line += (line.empty() ? "" : " · ") + word;
+  }
+  return line.empty() ? out : out + line + "\n";
 }
 
 // -o wide rows start with the pod's name and -A rows with its namespace, so a grep of one row
@@ -54,7 +67,34 @@ std::string title_line(const Target& t, const RenderOptions& o) {
     head.push_back({t.summary, ""});
   }
   title.add_row(std::move(head));
+  if (o.format == Format::table) {
+    title.limit_width(o.width);
+  }
   return title.render(o.color);
+}
+
+// "4 pods alike  2 prefill, 2 decode  8x H100 ...", then their names, a few.
+std::string kind_title(const PodKind& kind, const RenderOptions& o) {
+  if (kind.pods.size() == 1) {
+    return title_line(*kind.pods.front(), o);
+  }
+  const Target& t = kind.shown;
+  TextTable title;
+  std::vector<Cell> head{{std::to_string(kind.pods.size()) + " pods alike", "1"},
+                         {role_counts(kind), ""}};
+  if (o.all_namespaces && !t.namespace_.empty()) {
+    head.push_back({"namespace " + t.namespace_, ""});
+  }
+  if (!t.summary.empty()) {
+    head.push_back({t.summary, ""});
+  }
+  title.add_row(std::move(head));
+  title.limit_width(o.width);
+  std::vector<std::string> names;
+  for (const auto* p : kind.pods) {
+    names.push_back(p->name);
+  }
+  return title.render(o.color) + name_lines("pods", names, kFewNames, within(o.width));
 }
 
 std::vector<Cell> column_names(const Target& t, const RenderOptions& o) {
@@ -80,7 +120,7 @@ std::vector<Cell> check_row(const Target& t, const Finding& f, const RenderOptio
   return row;
 }
 
-std::string target_block(const Target& t, const RenderOptions& o) {
+std::string check_table(const Target& t, const RenderOptions& o) {
   TextTable table("  ");
   if (o.format == Format::table) {
     table.limit_width(o.width);
@@ -89,7 +129,7 @@ std::string target_block(const Target& t, const RenderOptions& o) {
   for (const auto& f : t.findings) {
     table.add_row(check_row(t, f, o));
   }
-  return title_line(t, o) + table.render(o.color);
+  return table.render(o.color);
 }
 
 // --no-headers: the check rows alone, every target's in one aligned table, each starting with
@@ -111,30 +151,33 @@ std::string render_table(const Report& report, const Verdict& verdict,
   if (options.no_headers) {
     return data_rows(report, options);
   }
-  const bool color = options.color;
+  const bool wide = options.format == Format::wide;
   std::string out;
-  if (auto h = heading(report); !h.empty()) {
-    out += h + "\n\n";
+  if (auto h = heading(report, wide ? std::string::npos : within(options.width)); !h.empty()) {
+    out += h + "\n";
   }
-  const std::string grid = status_grid(report, options);
-  // Under a grid, a pod with nothing against the verdict needs no table (-o wide keeps it).
-  const auto left_out = [&](const Target& t) {
-    return !grid.empty() && options.format != Format::wide && t.kind == TargetKind::pod &&
-           all_required_ok(t);
+  const auto kinds = wide ? every_target(report) : pod_kinds(report);
+  const std::string grid = wide ? status_grid(report, options) : kinds_grid(kinds, options);
+  // Under a grid, a kind of pod with nothing against the verdict needs no table (-o wide keeps
+  // them all).
+  const auto left_out = [&](const PodKind& k) {
+    return !grid.empty() && !wide && k.shown.kind == TargetKind::pod && all_required_ok(k.shown);
   };
-  const auto hidden = std::count_if(report.targets.begin(), report.targets.end(), left_out);
-  const auto every_ok =
-      std::count_if(report.targets.begin(), report.targets.end(),
-                    [&](const Target& t) { return left_out(t) && every_check_ok(t); });
-  out += grid + left_out_line(static_cast<std::size_t>(every_ok),
-                              static_cast<std::size_t>(hidden - every_ok));
-  for (const auto& t : report.targets) {
-    if (!left_out(t)) {
-      out += target_block(t, options) + "\n";
+  std::size_t every_ok = 0, required_ok = 0;
+  for (const auto& k : kinds) {
+    if (left_out(k)) {
+      (every_check_ok(k.shown) ? every_ok : required_ok) += k.pods.size();
+    }
+  }
+  out += grid + left_out_line(every_ok, required_ok, wide ? 0 : within(options.width));
+  for (const auto& k : kinds) {
+    if (!left_out(k)) {
+      out += kind_title(k, options) + check_table(k.shown, options) + "\n";
     }
   }
   return out + file_summary(report, options) +
-         verdict_block(report, verdict, {color, options.format == Format::wide});
+         verdict_block(report, verdict,
+                       {options.color, wide, wide ? kVerdictWidth : within(options.width)});
 }
 
 }  // namespace icheck::report

@@ -89,6 +89,10 @@ Verdict shown_verdict(const Verdict& verdict, Medium medium) {
     show_bounded(*text, medium);
   show(out.affected, medium);
   show(out.next, medium);
+  for (auto& step : out.steps) {
+    show(step.text, medium);
+    show(step.pods, medium);
+  }
   show_bounded(out.limitations, medium);
   return out;
 }

@@ -5,6 +5,7 @@
 // manifests (env) end with a files x statuses summary in the same spirit.
 
 #include "report/model.hpp"
+#include "report/pod_kinds.hpp"
 #include "report/render.hpp"
 
 #include <cstddef>
@@ -28,13 +29,19 @@ bool all_required_ok(const Target& target);
 bool every_check_ok(const Target& target);
 
 // "3 pods have every check ok and 2 every required check ok but an optional one skipped or warn
-// (see the grid): their tables are left out (-o wide shows every table)"; "" when none.
-std::string left_out_line(std::size_t every_ok, std::size_t required_ok);
+// (see the grid): their tables are left out (-o wide shows every table)", wrapped at `width`
+// (0: one line); "" when none.
+std::string left_out_line(std::size_t every_ok, std::size_t required_ok, std::size_t width = 0);
 
 std::size_t pod_count(const Report& report);
 
 // "24 pods, the worst status of each layer:", the grid, one row per pod. "" under kGridPods pods.
 std::string status_grid(const Report& report, const RenderOptions& options);
+
+// The default view's grid: "" under kGridPods pods or with one kind of pods (its table says it
+// all); one row per pod when no two are alike; else one row per kind of pods alike: "64 pods of 2
+// kinds, ...", PODS (how many) ROLE LAYERS..., in the order of their tables. Within the width.
+std::string kinds_grid(const std::vector<PodKind>& kinds, const RenderOptions& options);
 
 // "3 files:", then FILE STATUS OK WARN FAIL SKIPPED, one row per manifest; "" under two.
 std::string file_summary(const Report& report, const RenderOptions& options);

@@ -53,6 +53,20 @@ std::string fit_cut(const std::string& text, std::size_t width) {
                     : text.substr(0, code_point_offset(text, width - 1)) + std::string(kEllipsis);
 }
 
+std::string fit_middle(const std::string& text, std::size_t width) {
+  const std::size_t have = display_width(text);
+  if (have <= width) {
+    return text;
+  }
+  if (width < 3) {
+    return fit_cut(text, width);
+  }
+  const std::size_t tail = (width - 1) / 2;
+  const std::size_t head = width - 1 - tail;
+  return text.substr(0, code_point_offset(text, head)) + std::string(kEllipsis) +
+         text.substr(code_point_offset(text, have - tail));
+}
+
 std::size_t display_width(const std::string& text) {
   return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) {
     return (static_cast<unsigned char>(c) & 0xC0) != 0x80;  // skip UTF-8 continuation bytes
@@ -83,6 +97,24 @@ std::vector<std::size_t> TextTable::column_widths() const {
       widths[i] = std::max(widths[i], display_width(row[i].text));
     }
   }
+  if (m_width_limit == 0 || widths.size() < 2) {
+    return widths;
+  }
+  // The columns before the last, narrowed (widest first) until the last has some room.
+  constexpr std::size_t kLastRoom = 12, kNarrowest = 6;
+  std::size_t fixed = display_width(m_indent);
+  for (std::size_t i = 0; i + 1 < widths.size(); ++i) {
+    fixed += widths[i] + m_separator.size();
+  }
+  const std::size_t room = std::min(kLastRoom, widths.back());
+  while (fixed + room > m_width_limit) {
+    const auto widest = std::max_element(widths.begin(), widths.end() - 1);
+    if (*widest <= kNarrowest) {
+      break;
+    }
+    --*widest;
+    --fixed;
+  }
   return widths;
 }
 
@@ -93,10 +125,14 @@ std::string TextTable::render_row(const std::vector<Cell>& row,
   for (std::size_t i = 0; i < row.size(); ++i) {
     const bool last = i + 1 == row.size();
     std::string text = row[i].text;
-    if (!last) {
+    const std::size_t left = m_width_limit > used ? m_width_limit - used : 0;
+    if (!last && (m_width_limit == 0 || used + widths[i] + m_separator.size() < m_width_limit)) {
+      text = fit_middle(text, widths[i]);
       text += std::string(widths[i] - display_width(text), ' ');
-    } else if (m_width_limit > 0) {
-      text = fit_cut(text, m_width_limit > used ? m_width_limit - used : 0);
+    } else if (m_width_limit >
+               0) {  // the last cell, or one that reaches the limit: it ends the line
+      line += colored(fit_cut(text, left), row[i].sgr, color);
+      break;
     }
     const std::string gap = last ? "" : m_separator;
     used += display_width(text) + gap.size();

@@ -1,5 +1,6 @@
 #include "report/verdict.hpp"
 
+#include "report/pod_kinds.hpp"
 #include "util/join.hpp"
 
 #include <algorithm>
@@ -40,7 +41,7 @@ std::string kind_plural(const Report& report, std::size_t n) {
   const TargetKind kind = report.targets.empty() ? TargetKind::pod : report.targets[0].kind;
   const bool mixed = std::any_of(report.targets.begin(), report.targets.end(),
                                  [&](const Target& t) { return t.kind != kind; });
-  const std::string noun = mixed                        ? "target"
+  const std::string noun = mixed                          ? "target"
                            : kind == TargetKind::manifest ? "manifest"
                            : kind == TargetKind::pod      ? "pod"
                                                           : "machine";
@@ -73,8 +74,9 @@ std::vector<const Target*> at_fault(const Report& report, Layer layer, Status s)
 std::string scope(const Report& report, const std::vector<const Target*>& hit) {
   if (const auto role = hit.empty() ? std::string() : shared_role(hit); !role.empty()) {
     const auto n = static_cast<std::size_t>(
-        std::count_if(report.targets.begin(), report.targets.end(),
-                      [&](const Target& t) { return t.kind == TargetKind::pod && t.role == role; }));
+        std::count_if(report.targets.begin(), report.targets.end(), [&](const Target& t) {
+          return t.kind == TargetKind::pod && t.role == role;
+        }));
     return n == 1 ? "the only " + role + " pod"
            : hit.size() == n
                ? "all " + std::to_string(n) + " " + role + " pods"
@@ -118,13 +120,32 @@ void describe_fault(const Report& report, Verdict& v, Status s) {
               " (" + v.check + ": " + v.detail + ")";
 }
 
+// The step joins the one that reads the same once each pod's own names are taken out.
+void add_step(Verdict& v, std::vector<std::string>& keys, const Target& t,
+              const std::string& next) {
+  const std::string key = without_names(next, t);
+  const auto index =
+      static_cast<std::size_t>(std::find(keys.begin(), keys.end(), key) - keys.begin());
+  if (index == keys.size()) {
+    keys.push_back(key);
+    v.steps.push_back({next, {}, false});
+  }
+  auto& step = v.steps[index];
+  step.per_pod = step.per_pod || step.text != next;
+  if (t.kind == TargetKind::pod &&
+      std::find(step.pods.begin(), step.pods.end(), t.name) == step.pods.end()) {
+    step.pods.push_back(t.name);
+  }
+}
+
 // Next steps of findings with status `s`, those at the verdict's layer first.
-void collect_next(const Report& report, Verdict& v, Status s) {
+void collect_next(const Report& report, Verdict& v, Status s, std::vector<std::string>& keys) {
   for (const bool at_layer : {true, false}) {
     for (const auto& t : report.targets) {
       for (const auto& f : t.findings) {
-        if (counts_against(f, s) && (f.layer == v.layer) == at_layer) {
+        if (counts_against(f, s) && (f.layer == v.layer) == at_layer && !f.next.empty()) {
           add_unique(v.next, f.next);
+          add_step(v, keys, t, f.next);
         }
       }
     }
@@ -146,7 +167,7 @@ bool transfer_passed(const Report& report) {
   return passed;
 }
 
-Verdict decide_from_findings(const Report& report) {
+Verdict decide_from_findings(const Report& report, std::vector<std::string>& keys) {
   Verdict v;
   for (const auto& l : report.limitations) {
     add_unique(v.limitations, l);
@@ -163,7 +184,7 @@ Verdict decide_from_findings(const Report& report) {
     v.status = VerdictStatus::blocked;
     v.layer = layer;
     describe_fault(report, v, Status::fail);
-    collect_next(report, v, Status::fail);
+    collect_next(report, v, Status::fail, keys);
     return v;
   }
   const auto warn = first_layer(report, Status::warn);
@@ -179,8 +200,8 @@ Verdict decide_from_findings(const Report& report) {
     v.layer = (warn && (!skipped || *warn <= *skipped)) ? warn : skipped;
     const Status s = (v.layer == warn) ? Status::warn : Status::skipped;
     describe_fault(report, v, s);
-    collect_next(report, v, Status::warn);
-    collect_next(report, v, Status::skipped);
+    collect_next(report, v, Status::warn, keys);
+    collect_next(report, v, Status::skipped, keys);
     return v;
   }
   v.status = VerdictStatus::surface_ok;
@@ -204,7 +225,8 @@ void mark_interrupted(const std::string& signal, Verdict& v) {
 }  // namespace
 
 Verdict decide(const Report& report) {
-  Verdict v = decide_from_findings(report);
+  std::vector<std::string> keys;  // each step's text without its pod's names
+  Verdict v = decide_from_findings(report, keys);
   if (!report.transfer_summary.empty() && v.status != VerdictStatus::error) {
     v.summary += "; " + report.transfer_summary;
     v.transfer = report.transfer_summary;
@@ -213,7 +235,13 @@ Verdict decide(const Report& report) {
     mark_interrupted(report.interrupted, v);
   }
   for (const auto& n : report.next) {  // mode-level commands come after the findings' own
-    add_unique(v.next, n);
+    if (std::find(v.next.begin(), v.next.end(), n) == v.next.end() && !n.empty()) {
+      v.next.push_back(n);
+      if (std::find(keys.begin(), keys.end(), n) == keys.end()) {
+        keys.push_back(n);
+        v.steps.push_back({n, {}, false});
+      }
+    }
   }
   return v;
 }

@@ -1,19 +1,14 @@
 #include "report/verdict_block.hpp"
 
+#include "report/fit_lines.hpp"
 #include "report/status_color.hpp"
 #include "report/text_table.hpp"
+#include "util/join.hpp"
 
 #include <algorithm>
 
 namespace icheck::report {
 namespace {
-
-constexpr std::size_t kLabelWidth = 7;  // "  next   ": the labels under the VERDICT line
-
-std::string label_prefix(const std::string& label) {
-  return "  " + label +
-         std::string(label.size() < kLabelWidth ? kLabelWidth - label.size() : 1, ' ');
-}
 
 // What the affected targets are, for the label of their list.
 std::string names_label(const Report& report, const Verdict& v) {
@@ -35,22 +30,24 @@ std::string names_label(const Report& report, const Verdict& v) {
 // "VERDICT  blocked  at rdma-access on 1 of 4 pods (devices: HCAs in sysfs but …)", and the
 // whole reason when it had to be cut. A long error is cut without one: the error lines above
 // show it whole.
-std::string status_line(const Verdict& v, bool color, std::string& why) {
+std::string status_line(const Verdict& v, bool color, std::size_t width, std::string& why) {
   const std::string status(to_string(v.status));
   const std::size_t used = display_width("VERDICT  " + status + "  " + v.headline);
   std::string headline = v.headline;
   std::string tail;
-  if (v.check.empty() && used > kVerdictWidth) {  // e.g. a long error, shown whole above
-    headline = fit_words(v.headline, display_width(v.headline) + kVerdictWidth - used);
-    why = v.status == VerdictStatus::error ? "" : v.headline;
-  } else if (!v.check.empty()) {
+  if (used > width) {  // e.g. a long error, shown whole above
+    const std::size_t fixed = used - display_width(v.headline);
+    headline = fit_cut(v.headline, width > fixed ? width - fixed : 0);
+    why = v.status == VerdictStatus::error || !v.check.empty() ? "" : v.headline;
+  }
+  if (!v.check.empty()) {
     const std::string reason = v.check + ": " + v.detail;
-    const std::size_t room = used + 3 < kVerdictWidth ? kVerdictWidth - used - 3 : 0;
+    const std::size_t room = used + 3 < width ? width - used - 3 : 0;
     const std::string fitted = fit_words(reason, room);
     if (!fitted.empty()) {
       tail = " (" + fitted + ")";
     }
-    if (fitted != reason) {
+    if (fitted != reason || headline != v.headline) {
       why = reason;
     }
   }
@@ -62,7 +59,7 @@ std::string status_line(const Verdict& v, bool color, std::string& why) {
 
 std::string name_lines(const std::string& label, const std::vector<std::string>& names,
                        std::size_t most, std::size_t width) {
-  const auto kept = std::min(std::max<std::size_t>(most, 1), names.size());
+  const auto kept = names.size() <= most + 1 ? names.size() : std::max<std::size_t>(most, 1);
   std::vector<std::string> items(names.begin(), names.begin() + static_cast<std::ptrdiff_t>(kept));
   if (names.size() > items.size()) {
     items.back() += " and " + std::to_string(names.size() - items.size()) + " more";
@@ -72,7 +69,8 @@ std::string name_lines(const std::string& label, const std::vector<std::string>&
   std::string out;
   std::string line = first;
   for (std::size_t i = 0; i < items.size(); ++i) {
-    const std::string item = items[i] + (i + 1 < items.size() ? "," : "");
+    const std::string item = fit_cut(items[i] + (i + 1 < items.size() ? "," : ""),
+                                     width > indent.size() ? width - indent.size() : 1);
     if (line.size() > first.size() && display_width(line) + 1 + display_width(item) > width) {
       out += line + "\n";
       line = indent;
@@ -82,28 +80,65 @@ std::string name_lines(const std::string& label, const std::vector<std::string>&
   return out + line + "\n";
 }
 
+namespace {
+
+// "on each of 4 pods (a, b and 2 more), e.g. for the first: STEP" where the step names each
+// pod's own names; the step alone where it reads the same for every pod.
+std::string step_text(const NextStep& step) {
+  if (!step.per_pod || step.pods.size() < 2) {
+    return step.text;
+  }
+  return "on each of " + std::to_string(step.pods.size()) + " pods (" + join_first(step.pods, 2) +
+         "), e.g. for the first: " + step.text;
+}
+
+// The default view: the first kMostSteps steps, each within the width but its command.
+std::string step_lines(const Verdict& v, std::size_t width) {
+  std::string out;
+  const std::size_t shown = std::min(v.steps.size(), kMostSteps);
+  for (std::size_t i = 0; i < shown; ++i) {
+    out += labelled_lines("next", step_text(v.steps[i]), width);
+  }
+  if (v.steps.size() > shown) {
+    const std::size_t more = v.steps.size() - shown;
+    out +=
+        labelled_lines("next",
+                       "and " + std::to_string(more) + " more next step" + (more == 1 ? "" : "s") +
+                           " (-o wide or -o json lists " + (more == 1 ? "it" : "them") + ")",
+                       width);
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string verdict_block(const Report& report, const Verdict& v, const VerdictBlockOptions& o) {
+  const std::size_t width = o.width;
   std::string out;
   for (const auto& e : report.errors) {
-    out += "error    " + e + "\n";
+    out += wrap_words(e, width, "error    ", std::string(9, ' '));
   }
   std::string why;
-  out += status_line(v, o.color, why);
+  out += status_line(v, o.color, width, why);
   if (!why.empty()) {
-    out += label_prefix("why") + why + "\n";
+    out += labelled_lines("why", why, width);
   }
   if (!v.affected.empty()) {
-    out += name_lines(names_label(report, v), v.affected, o.every_name ? v.affected.size() : 12,
-                      kVerdictWidth);
+    out += name_lines(names_label(report, v), v.affected,
+                      o.every_name ? v.affected.size() : kFewNames, width);
   }
   if (!v.transfer.empty()) {
-    out += label_prefix("pairs") + v.transfer + "\n";
+    out += labelled_lines("pairs", v.transfer, width);
   }
-  for (const auto& n : v.next) {
-    out += label_prefix("next") + n + "\n";
+  if (o.every_name) {  // -o wide: every next command as it is, one a line
+    for (const auto& n : v.next) {
+      out += label_prefix("next") + n + "\n";
+    }
+  } else {
+    out += step_lines(v, width);
   }
   for (const auto& l : v.limitations) {
-    out += label_prefix("limit") + l + "\n";
+    out += labelled_lines("limit", l, width);
   }
   return out;
 }

@@ -10,17 +10,25 @@
 
 namespace icheck::report {
 
-// Columns the VERDICT line keeps within (a terminal's usual width, less a margin).
+// Columns the VERDICT line keeps within when the width is not known (a pipe, a file).
 inline constexpr std::size_t kVerdictWidth = 100;
 
+// Names a list shows before "and N more" in the default view ("cut after a few").
+inline constexpr std::size_t kFewNames = 4;
+
+// Next steps the default view shows; -o wide and JSON list every one.
+inline constexpr std::size_t kMostSteps = 5;
+
 // "  LABEL  a, b, c" wrapped at `width`, continuation lines under the first name; at most
-// `most` names (then "and N more").
+// `most` names (then "and N more"; all of them where only one more would be left out); a name
+// wider than a line is cut with "…".
 std::string name_lines(const std::string& label, const std::vector<std::string>& names,
                        std::size_t most, std::size_t width);
 
 struct VerdictBlockOptions {
   bool color = false;
-  bool every_name = false;  // -o wide: list every affected target
+  bool every_name = false;            // -o wide: list every affected target and every next command
+  std::size_t width = kVerdictWidth;  // the lines keep within it, but a runnable command
 };
 
 std::string verdict_block(const Report& report, const Verdict& verdict,

@@ -1,7 +1,7 @@
-"""Many pods on one screen: more than 20 pods get a pods x layers grid before the tables, the
-tables then show only pods with a fail or a required check not ok (-o wide keeps them all),
-and on a terminal the progress line names the pods still waited on (stderr a pty, stdout a
-pipe)."""
+"""Many pods on one screen: pods of several kinds get a grid (a row per kind of pods alike) before
+the tables, the tables then show only the kinds with a fail or a required check not ok, one table
+per kind (-o wide keeps a grid row and a table per pod), and on a terminal the progress line names
+the pods still waited on (stderr a pty, stdout a pipe)."""
 import fcntl
 import os
 import re
@@ -18,12 +18,14 @@ import harness
 SCENARIO = "fanout-mixed-24"
 ARGS = ["node", "--deployment", "fanout-mixed"]
 SLOW = ["fanout-mixed-0-vllmworker-slow-0", "fanout-mixed-0-vllmworker-slow-1"]
+ALL_PODS = ["fanout-mixed-0-vllmworker-%d" % i for i in range(22)] + SLOW
 
 
-def grid_rows(out):
-    """{pod: row words} of the grid: the lines between its heading and the first blank line."""
+def grid_rows(out, first="POD "):
+    """{first word: row words} of the grid: the lines between its heading and the first blank
+    line (the first word is the pod, or with PODS how many pods of a kind)."""
     lines = out.splitlines()
-    start = next(i for i, l in enumerate(lines) if l.startswith("POD "))
+    start = next(i for i, l in enumerate(lines) if l.startswith(first))
     rows = {}
     for l in lines[start + 1:]:
         if not l.strip():
@@ -32,15 +34,22 @@ def grid_rows(out):
     return lines[start].split(), rows
 
 
-def rows_names(out):
-    return list(grid_rows(out)[1])
-
-
 def tables(out):
-    """The pods that have a table of their own (a heading line followed by the column headings)."""
+    """The pods that have a table (a heading line, for pods alike their names under it, then the
+    column headings): one entry per table, the pod's name or the list of the kind's names."""
     lines = out.splitlines()
-    return [lines[i - 1].split()[0] for i, l in enumerate(lines) if l.startswith("  LAYER ") or
-            l.startswith("  TARGET ")]
+    found = []
+    for i, l in enumerate(lines):
+        if not (l.startswith("  LAYER ") or l.startswith("  TARGET ")):
+            continue
+        j, names = i - 1, []
+        while lines[j].startswith("         ") or lines[j].startswith("  pods   "):
+            names = [n.rstrip(",") for n in lines[j][9:].split()] + names
+            if lines[j].startswith("  pods   "):
+                break
+            j -= 1
+        found.append(names if names else lines[i - 1].split()[0])
+    return found
 
 
 def run_on_pty(c, version, args, cols=200, timeout=60):
@@ -91,23 +100,25 @@ class TestManyPods(unittest.TestCase):
 
         rc, out, err, _ = c.run_plugin(v, ARGS)
         self.assertEqual(rc, 2, err)
-        self.assertIn("24 pods, the worst status of each layer:", out)
-        heading, rows = grid_rows(out)
-        self.assertEqual(heading[:2], ["POD", "ROLE"])
+        self.assertIn("24 pods of 2 kinds, the worst status of each layer:", out)
+        heading, rows = grid_rows(out, "PODS ")
+        self.assertEqual(heading[:2], ["PODS", "ROLE"])
         self.assertIn("RDMA-ACCESS", heading)
-        self.assertEqual(len(rows), 24)
-        access = heading.index("RDMA-ACCESS") - 1  # the rows have no POD word
+        self.assertEqual(sorted(rows), ["2", "22"])  # 22 healthy pods alike, the 2 slow ones
+        access = heading.index("RDMA-ACCESS") - 1  # the rows have no PODS word
         for t in doc["targets"]:  # each cell is the worst status of that layer in the JSON
             worst = max((ch["status"] for ch in t["checks"] if ch["layer"] == "rdma-access"),
                         key=["ok", "skipped", "warn", "fail"].index)
-            self.assertEqual(rows[t["name"]][access], worst, t["name"])
-        self.assertEqual(rows[SLOW[0]][access], "fail")
-        self.assertLess(out.index("POD "), out.index("  LAYER "))
-        self.assertEqual(sorted(tables(out)), not_all_ok)
+            self.assertEqual(rows["2" if t["name"] in SLOW else "22"][access], worst, t["name"])
+        self.assertEqual(rows["2"][access], "fail")
+        self.assertLess(out.index("PODS "), out.index("  LAYER "))
+        self.assertEqual(tables(out), [not_all_ok])  # one table for the two pods alike
+        self.assertIn("2 pods alike  2 decode", out)
         hidden = 24 - len(not_all_ok)
         # Their nvlink cell reads skipped (an optional check): never summed up as "every check ok".
         self.assertIn("%d pods have every required check ok but an optional one skipped or warn "
-                      "(see the grid): their tables are left out (-o wide shows every table)" % hidden, out)
+                      "(see the grid): their tables are left out (-o wide shows every table)" % hidden,
+                      out.replace("\n", " "))
         verdict = [l for l in out.splitlines() if l.startswith("VERDICT")][0]
         self.assertTrue(verdict.startswith("VERDICT  blocked  at rdma-access on 2 of 24 decode pods ("), verdict)
         self.assertLessEqual(len(verdict), 100)
@@ -116,6 +127,7 @@ class TestManyPods(unittest.TestCase):
         rc, out, err, _ = c.run_plugin(v, ARGS + ["-o", "wide"])
         self.assertEqual(len(tables(out)), 24)
         self.assertIn("24 pods, the worst status of each layer:", out)
+        self.assertEqual(len(grid_rows(out)[1]), 24)
         self.assertNotIn("left out", out)
 
     def test_progress_names_the_pods_still_waited_on(self):
@@ -147,7 +159,7 @@ class TestManyPods(unittest.TestCase):
             self.assertEqual(shown, list(range(shown[0], shown[-1] + 1)), pod)
         self.assertLessEqual(counts[-1], 2, lines[-3:])  # 1, unless the last two answer at once
         self.assertEqual(len(names[-1]), counts[-1])
-        self.assertTrue(names[-1] <= set(rows_names(out)), names[-1])
+        self.assertTrue(names[-1] <= set(ALL_PODS), names[-1])
         self.assertTrue(seen.endswith("\r"), seen[-200:])
 
         # not a terminal: no progress at all

@@ -76,7 +76,8 @@ class TestNothingMatched(unittest.TestCase):
     def test_empty_namespace_and_unknown_deployment_point_somewhere(self):
         with harness.FakeCluster("healthy-h100-ib") as c:
             v = harness.KUBECTL_VERSIONS[-1]
-            rc, out, err, _ = c.run_plugin(v, ["node", "-n", "default"])
+            # 200 columns: the step on one line (at 100 it wraps under its label)
+            rc, out, err, _ = c.run_plugin(v, ["node", "-n", "default"], env={"COLUMNS": "200"})
             self.assertEqual(rc, 3, err)
             self.assertIn("\n  next   Dynamo worker pods run in namespace dynamo (llama-70b-disagg, "
                           "other-dgd), staging (llama-70b-disagg): try -n dynamo, or -A\n", out)

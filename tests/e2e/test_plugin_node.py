@@ -176,16 +176,17 @@ class TestHealthy(NodeMixin, unittest.TestCase):
                     rc2, out, err2, _ = c.run_plugin(v, ["node", "--deployment", "llama-70b-disagg", "-n", "dynamo"])
                     self.assertEqual(rc2, 0, err2)
                     self.assertIn("context fake · namespace dynamo", out)
-                    for pod in self.WORKERS:
-                        self.assertIn(pod, out)
                     self.assertNotIn("frontend-5tq8v", out)
-                    # the grid, one row per worker pod; r2n6d's optional skip keeps no table
-                    self.assertIn("4 pods, the worst status of each layer:\nPOD ", out)
+                    # the grid, a row per kind of pods alike (3 all ok, r2n6d with an optional
+                    # skip, which keeps no table)
+                    self.assertIn("4 pods of 2 kinds, the worst status of each layer:\nPODS ", out)
                     self.assertEqual(out.count("  LAYER "), 0)
                     self.assertIn("VERDICT  surface-ok", out)
                     wide = c.run_plugin(v, ["node", "--deployment", "llama-70b-disagg", "-n", "dynamo",
                                             "-o", "wide"])[1]
                     self.assertEqual(wide.count("  TARGET "), 4)  # one table per worker pod
+                    for pod in self.WORKERS:  # each named in -o wide's grid and tables
+                        self.assertIn("\n" + pod + "  ", wide)
             self.assertEqual(harness.only_reads(c.request_log()), [])
 
 
@@ -425,9 +426,9 @@ class TestMultinode(MultinodeMixin, unittest.TestCase):
             doc = self.check_roles_and_backend(c)
             self.assertEqual(statuses(doc)[self.WORKER], HEALTHY)  # its node is checked as the leader's
             args = ["node", "--deployment", self.SCENARIO, "-n", "dynamo"]
-            out = c.run_plugin(self.VERSION, args)[1]  # the grid's rows
-            self.assertRegex(out, "\n" + self.LEADER + " +decode leader ")
-            self.assertRegex(out, "\n" + self.WORKER + " +decode worker ")
+            out = c.run_plugin(self.VERSION, args)[1]  # the three pods alike: one table
+            self.assertIn("\n3 pods alike  1 decode leader, 1 decode worker, 1 prefill  ", out)
+            self.assertRegex(out, "\n  pods   " + self.LEADER + ",\n +" + self.WORKER + ",")
             out = c.run_plugin(self.VERSION, args + ["-o", "wide"])[1]  # each table's heading
             self.assertIn(self.LEADER + "  decode leader  ", out)
             self.assertIn(self.WORKER + "  decode worker  ", out)

@@ -67,30 +67,33 @@ class TestOutput(unittest.TestCase):
     def test_default_view_is_the_grid_and_the_pods_not_all_ok(self):
         with harness.FakeCluster("healthy-h100-ib") as c:
             v = harness.KUBECTL_VERSIONS[0]
-            rc, out, err, _ = c.run_plugin(v, ARGS)
+            rc, out, err, _ = c.run_plugin(v, ARGS, env={"COLUMNS": "200"})
             self.assertEqual(rc, 0, err)
-            self.assertIn("\n4 pods, the worst status of each layer:\nPOD ", out)
+            # 3 pods alike with every check ok, 1 with an optional skip: a grid row per kind
+            self.assertIn("\n4 pods of 2 kinds, the worst status of each layer:\nPODS ", out)
             grid = out.split("the worst status of each layer:\n")[1].split("\n\n")[0].splitlines()[1:]
-            skipped = [r.split()[0] for r in grid if "skipped" in r.split()[2:]]
-            all_ok = [r.split()[0] for r in grid if set(r.split()[2:]) == {"ok"}]
+            rows = [r.split() for r in grid]  # PODS ROLE one status per layer
+            self.assertEqual(sum(int(r[0]) for r in rows), 4)
+            skipped = sum(int(r[0]) for r in rows if "skipped" in r[2:])
+            all_ok = sum(int(r[0]) for r in rows if set(r[2:]) == {"ok"})
             self.assertTrue(skipped and all_ok, grid)
             rc, doc_text, err, _ = c.run_plugin(v, ARGS + ["-o", "json"])
             doc = harness.json_doc(self, rc, doc_text, err)
             against = [t["name"] for t in doc["targets"] if t["status"] != "ok"]
-            # Only the pods with something against the verdict get a table; a pod whose row shows
-            # an (optional) skipped cell is counted apart, never as "every check ok".
+            # Only the kinds with something against the verdict get a table (none here); a pod
+            # whose row shows an (optional) skipped cell is counted apart, never as "every check ok".
             headings = [l.split()[0] for l in out.splitlines() if l.startswith("llama-70b-disagg-0-")
                         and "  node " in l]
             self.assertEqual(headings, against)
-            optional = len(skipped) - len([p for p in skipped if p in against])
-            line = "%d pods have every check ok" % len(all_ok)
-            if optional:
-                line += " and %d every required check ok but an optional one skipped or warn" % optional
+            self.assertEqual(against, [])
+            line = "%d pods have every check ok" % all_ok
+            line += " and %d every required check ok but an optional one skipped or warn" % skipped
             self.assertIn(line, out)
             self.assertTrue(out.rstrip("\n").splitlines()[-2].startswith("VERDICT"), out)
 
             rc, wide, err, _ = c.run_plugin(v, ARGS + ["-o", "wide"])
             self.assertEqual(sum(1 for l in wide.splitlines() if l.startswith("  TARGET ")), 4)
+            self.assertIn("\n4 pods, the worst status of each layer:\nPOD ", wide)  # a row per pod
 
     def test_detail_is_cut_to_the_terminal_width(self):
         with harness.FakeCluster("healthy-h100-ib") as c:

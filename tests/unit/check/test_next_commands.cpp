@@ -85,6 +85,19 @@ TEST_CASE("known placeholders are filled, kubectl commands carry the user's cont
       "on node gpu-a04: cat /sys/bus/pci/devices/<gpu>/iommu_group/type (identity is passthrough)");
 }
 
+TEST_CASE("a kubectl command inside prose carries the user's context too") {
+  // src/rules/rdma_access: the resource to request, and where to read its name
+  CHECK(runnable_next("resources.limits[\"rdma/ib\"]: 1 (the rdma/* resource your RDMA device "
+                      "plugin advertises: kubectl get node <node> -o "
+                      "jsonpath='{.status.allocatable}')",
+                      kPlace) ==
+        "resources.limits[\"rdma/ib\"]: 1 (the rdma/* resource your RDMA device plugin "
+        "advertises: kubectl --context=prod-a get node gpu-a04 -o "
+        "jsonpath='{.status.allocatable}')");
+  CHECK(runnable_next("see kubectl dynamo-icheck node -n <namespace>", kPlace) ==
+        "see kubectl dynamo-icheck node -n dynamo");
+}
+
 TEST_CASE("prose and commands built with the flags already are left as they are") {
   CHECK(runnable_next("env: UCX_IB_GID_INDEX=3", kPlace) == "env: UCX_IB_GID_INDEX=3");
   const std::string built =

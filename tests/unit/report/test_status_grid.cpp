@@ -77,15 +77,30 @@ TEST_CASE("no grid for a single pod, and its table is printed") {
   CHECK(count(text, "  LAYER ") == 1);
 }
 
-TEST_CASE("from two pods up the default view is the grid, the tables of pods not all ok, the "
-          "verdict") {
+TEST_CASE("two pods alike: no grid, one table headed by how many they are and their names") {
   const auto r = pods(2);
   const auto text = render(r, decide(r), {Format::table, false});
-  CHECK(text.starts_with("2 pods, the worst status of each layer:\n"));
-  CHECK(count(text, "  LAYER ") == 0);
-  CHECK(text.find("2 pods have every check ok: their tables") != std::string::npos);
+  CHECK(text.starts_with("2 pods alike  2 decode\n"
+                         "  pods   vllm-decode-0, vllm-decode-1\n"
+                         "  LAYER"));
+  CHECK(count(text, "  LAYER ") == 1);
   CHECK(text.find("VERDICT  surface-ok") != std::string::npos);
   CHECK(count(render(r, decide(r), {Format::wide, false}), "  TARGET ") == 2);
+}
+
+TEST_CASE("from two kinds of pods up the default view is the grid, a row per kind, the tables of "
+          "the kinds not all ok, the verdict") {
+  const auto r = pods(4);  // 3 alike, pod 3 fails
+  const auto text = render(r, decide(r), {Format::table, false});
+  CHECK(text.starts_with("4 pods of 2 kinds, the worst status of each layer:\n"
+                         "PODS  ROLE    FABRIC  RDMA-ACCESS\n"
+                         "3     decode  ok      ok\n"
+                         "1     decode  ok      fail\n\n"
+                         "3 pods have every check ok: their tables are left out (-o wide shows "
+                         "every table)\n\n"
+                         "vllm-decode-3  decode  node n3\n"
+                         "  LAYER"));
+  CHECK(count(text, "  LAYER ") == 1);
 }
 
 TEST_CASE("a pod whose grid row shows an optional skip is not summed up as every check ok") {
@@ -96,12 +111,11 @@ TEST_CASE("a pod whose grid row shows an optional skip is not summed up as every
   CHECK(all_required_ok(r.targets[1]));
   CHECK_FALSE(every_check_ok(r.targets[1]));
   CHECK(every_check_ok(r.targets[0]));
-  const auto text = render(r, decide(r), {Format::table, false});
+  const auto text = render(r, decide(r), {Format::table, false, false, false, 200});  // one line
   CHECK(text.find("\n2 pods have every check ok and 1 every required check ok but an optional one "
                   "skipped or warn (see the grid): their tables are left out (-o wide shows every "
                   "table)\n") != std::string::npos);
-  CHECK(text.find("vllm-decode-1  decode  skipped") == std::string::npos);  // fabric is ok
-  CHECK(text.find("\nvllm-decode-1  decode  ok      ok           skipped\n") != std::string::npos);
+  CHECK(text.find("\n1     decode  ok      ok           skipped\n") != std::string::npos);
 }
 
 TEST_CASE("the left-out line counts each kind once") {
@@ -140,7 +154,7 @@ TEST_CASE("under a grid the tables show only pods with something against the ver
   const auto r = pods(24);
   const auto v = decide(r);
   const auto text = render(r, v, {Format::table, false});
-  CHECK(text.find("POD             ROLE    FABRIC") < text.find("  LAYER "));
+  CHECK(text.find("PODS  ROLE    FABRIC") < text.find("  LAYER "));
   CHECK(count(text, "  LAYER ") == 2);
   CHECK(text.find("\nvllm-decode-3  decode  node n3\n") != std::string::npos);
   CHECK(text.find("\nvllm-decode-5  decode  node n5\n") != std::string::npos);
