@@ -29,12 +29,23 @@ std::size_t code_point_offset(const std::string& text, std::size_t n) {
   return i;
 }
 
-// Where a kubectl command starts: at the text's start or after a blank or '('; npos if none.
+// Where a kubectl command starts: a word at the text's start or after a blank or '(' that names
+// kubectl, also by a path or a wrapper ("/usr/local/bin/kubectl", "kubectl.1.31"); npos if none.
 std::size_t command_start(const std::string& text) {
-  for (auto at = text.find("kubectl "); at != std::string::npos;
-       at = text.find("kubectl ", at + 1)) {
-    if (at == 0 || text[at - 1] == ' ' || text[at - 1] == '(')
+  for (std::size_t at = 0; at < text.size(); ++at) {
+    if (at > 0 && text[at - 1] != ' ' && text[at - 1] != '(') {
+      continue;
+    }
+    const auto end = text.find(' ', at);
+    if (end == std::string::npos) {
+      break;
+    }
+    const std::string_view word(text.data() + at, end - at);
+    const auto slash = word.rfind('/');
+    const auto name = slash == std::string_view::npos ? word : word.substr(slash + 1);
+    if (name.starts_with("kubectl") && (slash == std::string_view::npos || word[0] == '/')) {
       return at;
+    }
   }
   return std::string::npos;
 }

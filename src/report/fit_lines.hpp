@@ -23,8 +23,9 @@ std::string label_prefix(const std::string& label);
 std::string wrap_words(const std::string& text, std::size_t width, const std::string& first,
                        const std::string& indent);
 
-// A text that holds a kubectl command: the prose before it, the command, the prose after it (a
-// closing parenthesis, a shell comment's words); command "" when there is none.
+// A text that holds a kubectl command (kubectl also by its path or a wrapper's name): the prose
+// before it, the command, the prose after it (a closing parenthesis, a shell comment's words);
+// command "" when there is none.
 struct CommandSplit {
   std::string before;
   std::string command;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <string>
+#include <string_view>
 
 namespace icheck::report {
 namespace {
@@ -152,6 +153,61 @@ void collect_next(const Report& report, Verdict& v, Status s, std::vector<std::s
   }
 }
 
+// The " --pod NAME" flags of a plugin command taken out, and the names they held.
+std::string without_pod_flags(const std::string& text, std::vector<std::string>& pods,
+                              std::size_t& first) {
+  constexpr std::string_view kFlag = " --pod ";
+  std::string out = text;
+  first = std::string::npos;
+  for (auto at = out.find(kFlag); at != std::string::npos; at = out.find(kFlag, at)) {
+    auto end = out.find(' ', at + kFlag.size());
+    end = end == std::string::npos ? out.size() : end;
+    pods.push_back(out.substr(at + kFlag.size(), end - at - kFlag.size()));
+    first = std::min(first, at);
+    out.erase(at, end - at);
+  }
+  return out;
+}
+
+// One plugin command for many pods: the same `kubectl dynamo-icheck` command that differs only in
+// its --pod flags (a pair's each) becomes one naming them all, --pod a --pod b --pod c.
+void merge_pod_flags(std::vector<NextStep>& steps) {
+  std::vector<NextStep> merged;
+  std::vector<std::string> keys;
+  for (const auto& step : steps) {
+    std::vector<std::string> pods;
+    std::size_t first = 0;
+    const std::string key = without_pod_flags(step.text, pods, first);
+    const bool plugin = step.text.find("kubectl dynamo-icheck ") != std::string::npos;
+    const auto index =
+        static_cast<std::size_t>(std::find(keys.begin(), keys.end(), key) - keys.begin());
+    if (!plugin || pods.empty() || index == keys.size()) {
+      keys.push_back(plugin && !pods.empty() ? key : step.text);
+      merged.push_back(step);
+      continue;
+    }
+    auto& into = merged[index];
+    std::vector<std::string> all;
+    std::size_t at = 0;
+    std::string text = without_pod_flags(into.text, all, at);
+    for (const auto& pod : pods) {
+      if (std::find(all.begin(), all.end(), pod) == all.end()) {
+        all.push_back(pod);
+      }
+    }
+    std::string flags;
+    for (const auto& pod : all) {
+      flags += " --pod " + pod;
+    }
+    into.text = text.insert(at, flags);
+    for (const auto& pod : step.pods) {
+      add_unique(into.pods, pod);
+    }
+    into.per_pod = false;  // the command names every pod itself
+  }
+  steps = std::move(merged);
+}
+
 // Every pairwise transfer that was asked for passed (and at least one ran): one slow or
 // skipped pair among several keeps the verdict from `confirmed`.
 bool transfer_passed(const Report& report) {
@@ -243,6 +299,7 @@ Verdict decide(const Report& report) {
       }
     }
   }
+  merge_pod_flags(v.steps);
   return v;
 }
 

@@ -92,20 +92,19 @@ std::string step_text(const NextStep& step) {
          "), e.g. for the first: " + step.text;
 }
 
-// The default view: the first kMostSteps steps, each within the width but its command.
+// The default view: kMostSteps `next` entries at most, each within the width but its command;
+// where there are more, the last entry says how many more -o wide and JSON list.
 std::string step_lines(const Verdict& v, std::size_t width) {
   std::string out;
-  const std::size_t shown = std::min(v.steps.size(), kMostSteps);
+  const std::size_t shown = v.steps.size() <= kMostSteps ? v.steps.size() : kMostSteps - 1;
   for (std::size_t i = 0; i < shown; ++i) {
     out += labelled_lines("next", step_text(v.steps[i]), width);
   }
   if (v.steps.size() > shown) {
     const std::size_t more = v.steps.size() - shown;
-    out +=
-        labelled_lines("next",
-                       "and " + std::to_string(more) + " more next step" + (more == 1 ? "" : "s") +
-                           " (-o wide or -o json lists " + (more == 1 ? "it" : "them") + ")",
-                       width);
+    out += labelled_lines(
+        "next", "and " + std::to_string(more) + " more next steps (-o wide or -o json lists them)",
+        width);
   }
   return out;
 }

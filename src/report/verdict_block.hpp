@@ -16,7 +16,8 @@ inline constexpr std::size_t kVerdictWidth = 100;
 // Names a list shows before "and N more" in the default view ("cut after a few").
 inline constexpr std::size_t kFewNames = 4;
 
-// Next steps the default view shows; -o wide and JSON list every one.
+// `next` entries the default view shows at most (the last one saying how many more there are);
+// -o wide and JSON list every one.
 inline constexpr std::size_t kMostSteps = 5;
 
 // "  LABEL  a, b, c" wrapped at `width`, continuation lines under the first name; at most

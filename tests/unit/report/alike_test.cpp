@@ -3,6 +3,7 @@
 // default view fits the width but a runnable command, which stands whole on its own line. The
 // findings are those the plugin printed for the e2e scenarios many-alike-4 / many-kinds-64
 // (H100 pods of one image without ucx_info; 4 of them without /dev/infiniband).
+#include "report/fit_lines.hpp"
 #include "report/pod_kinds.hpp"
 #include "report/render.hpp"
 #include "report/text_table.hpp"
@@ -96,7 +97,9 @@ std::vector<std::string> lines_of(const std::string& text) {
 void check_width(const std::string& text, std::size_t width) {
   for (const auto& line : lines_of(text)) {
     const auto start = line.find_first_not_of(' ');
-    const bool command = start != std::string::npos && line.compare(start, 8, "kubectl ") == 0;
+    const bool command = start != std::string::npos &&
+                         split_command(line).before.find_first_not_of(' ') == std::string::npos &&
+                         !split_command(line).command.empty();
     CAPTURE(line);
     CHECK((command || display_width(line) <= width));
   }
@@ -164,11 +167,15 @@ TEST_CASE("at most 5 next steps in the default view, the rest in -o wide") {
   std::size_t steps = 0;
   for (const auto& line : lines_of(text))
     steps += line.starts_with("  next   ");
-  CHECK(steps == 6);
-  CHECK(text.find("  next   step 3\n") != std::string::npos);
-  CHECK(text.find("step 4") == std::string::npos);
-  CHECK(text.find("  next   and 3 more next steps (-o wide or -o json lists them)\n") !=
+  CHECK(steps == 5);  // 4 steps, then how many more
+  CHECK(text.find("  next   step 2\n") != std::string::npos);
+  CHECK(text.find("step 3") == std::string::npos);
+  CHECK(text.find("  next   and 4 more next steps (-o wide or -o json lists them)\n") !=
         std::string::npos);
+  r.next.resize(4);  // 5 steps: all of them
+  const auto five = view(r, 100);
+  CHECK(five.find("  next   step 3\n") != std::string::npos);
+  CHECK(five.find("more next steps") == std::string::npos);
   const auto wide = render(r, v, {Format::wide, false, false, false, 100});
   CHECK(wide.find("  next   step 6\n") != std::string::npos);
 }
@@ -213,4 +220,19 @@ TEST_CASE("any detail, check name, summary or next fits the width, but a command
     CAPTURE(width);
     check_width(view(r, width), width);
   }
+}
+
+TEST_CASE("one plugin command for many pairs names every pod: --pod a --pod b --pod c --pod d") {
+  auto r = many(2, 2, 0);
+  r.next = {"compare the pair's ports: kubectl dynamo-icheck node -o wide --pod p-0 --pod d-0 -n "
+            "dynamo",
+            "compare the pair's ports: kubectl dynamo-icheck node -o wide --pod p-1 --pod d-1 -n "
+            "dynamo",
+            "kubectl dynamo-icheck nixl --transfer --pod p-0"};
+  const auto v = decide(r);
+  REQUIRE(v.steps.size() == 3);  // the pods' step, the merged command, the other command
+  CHECK(v.steps[1].text == "compare the pair's ports: kubectl dynamo-icheck node -o wide --pod "
+                           "p-0 --pod d-0 --pod p-1 --pod d-1 -n dynamo");
+  CHECK(v.steps[2].text == "kubectl dynamo-icheck nixl --transfer --pod p-0");
+  CHECK(v.next.size() == 4 + 3);  // JSON keeps each command as it was: the pods' 4, these 3
 }

@@ -18,6 +18,9 @@ TEST_CASE("a command inside prose: the prose before and after it, the command wh
   CHECK(c.after == "  # why");
   CHECK(split_command("set UCX_TLS=rc (or unset it)").command.empty());
   CHECK(split_command("see mykubectl x").command.empty());
+  CHECK(split_command("/opt/bin/kubectl-logging --context=c exec p -- ls").command ==
+        "/opt/bin/kubectl-logging --context=c exec p -- ls");  // kubectl by a path
+  CHECK(split_command("run kubectl.1.31 get pods").command == "kubectl.1.31 get pods");
 }
 
 TEST_CASE("a labelled line that fits stays one line") {
