@@ -62,6 +62,7 @@ rules::SideOutput side_output(const exec::ChildResult& r, const std::string& pro
   }
   s.exit_code = r.exit_code;
   s.timed_out = r.timed_out;
+  s.truncated = r.truncated;
   s.out = r.out;
   s.err = without_kubectl_note(r.err);
   return s;

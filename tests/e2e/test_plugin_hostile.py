@@ -117,6 +117,31 @@ class TestHostileStrings(unittest.TestCase):
                         self.assertEqual(yaml.safe_load(yout), doc)
 
 
+class TestHostilePods(unittest.TestCase):
+    def test_names_in_the_plugin_directory_forge_nothing_and_the_loader_has_one_budget(self):
+        v = harness.KUBECTL_VERSIONS[-1]
+        with harness.FakeCluster("nixl-hostile") as c:
+            rc, out, err, _ = c.run_plugin(v, ["nixl", "--deployment", "nixl-hostile", "-o", "json"])
+            doc = harness.json_doc(self, rc, out, err)
+            d = {(t["name"], f["name"]): (f["status"], f["detail"]) for t in doc["targets"] for f in t["checks"]}
+            # The file named with newlines spells no listing line: UCX still resolves.
+            self.assertEqual(d[("nixl-hostile-0-prefill", "UCX plugin")],
+                             ("ok", "libplugin_UCX.so in /opt/dynamo/nixl/plugins, its libraries resolve (ldd)"))
+            self.assertEqual(d[("nixl-hostile-0-prefill", "install")],
+                             ("ok", "NIXL plugins in /opt/dynamo/nixl/plugins (env): POSIX, UCX"))
+            # An existing directory without plugins is no install.
+            self.assertEqual(d[("nixl-hostile-0-decode", "install")],
+                             ("fail", "/proc (NIXL_PLUGIN_DIR) holds no NIXL plugin (libplugin_*.so): NIXL loads "
+                                      "its backends only from there, so it has none"))
+            # A loader that never answers costs one shared budget, not 5 s per plugin: the pod's
+            # other NIXL facts stay, the plugins it did not reach are said as not checked.
+            self.assertEqual(d[("nixl-hostile-1-decode", "UCX libraries")],
+                             ("skipped", "libplugin_UCX.so was not listed by ldd (the listings' shared 10 s ran "
+                                         "out before it)"))
+            self.assertEqual(d[("nixl-hostile-1-decode", "install")][0], "ok")
+            self.assertEqual(c.sandbox_processes_left(grace=10.0), [])
+
+
 class TestStderr(unittest.TestCase):
     def test_error_messages_quote_outside_text_safely(self):
         bad = "/nonexistent/recipe\x1b]52;c;cm0gLXJmIH4K\x07\x1b[2J\xc2\x9b"

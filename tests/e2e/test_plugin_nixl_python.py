@@ -7,7 +7,13 @@ connect. One pair per behaviour, chosen with --pair. Bandwidth here is a Python 
 tests assert how it is judged (never ok: host memory), not how fast it is.
 Run: cd tests/e2e && ICHECK_PLUGIN=../../build/kubectl-dynamo_icheck python3 run.py test_plugin_nixl_python
 """
+import os
 import re
+import signal
+import socket
+import subprocess
+import threading
+import time
 import unittest
 
 import harness
@@ -23,6 +29,25 @@ def pair_of(name):
 def transfer_checks(doc, name):
     return [c for t in doc["targets"] if t["name"].startswith("%s-%s-" % (PLAY, name))
             for c in t["checks"] if c["name"] == "transfer"]
+
+
+def knock(ip, port, stop, got_in):
+    """Strangers on the decode side's test port, as soon as it listens: a port scanner's
+    connect-and-close, then a client that streams 32 MiB without a line end."""
+    while not stop.is_set() and len(got_in) < 2:
+        try:
+            s = socket.create_connection((ip, port), timeout=1)
+        except OSError:
+            time.sleep(0.01)
+            continue
+        got_in.append(ip)
+        if len(got_in) == 2:
+            try:
+                s.settimeout(10)
+                s.sendall(b"\x16\x03\x01" + b"x" * (32 << 20))
+            except OSError:
+                pass
+        s.close()
 
 
 class TestNixlPython(NixlMixin, unittest.TestCase):
@@ -101,6 +126,58 @@ class TestNixlPython(NixlMixin, unittest.TestCase):
                                         "--deployment %s -n dynamo" % (pair_of("hang"), PLAY))
             # "did not finish within 6 s" is the script's own stop (the plugin's kill reads
             # otherwise); the hang itself is bounded by run_plugin's subprocess timeout.
+            self.assertEqual(c.sandbox_processes_left(), [])
+
+    def test_strangers_on_the_test_port_are_refused_and_waited_past(self):
+        with harness.FakeCluster(PLAY) as c:
+            got_in, stop = [], threading.Event()
+            stranger = threading.Thread(target=knock, args=("127.0.71.2", 13340, stop, got_in))
+            stranger.start()
+            try:
+                rc, doc, f = self.run_pair(c, "ok")
+            finally:
+                stop.set()
+                stranger.join(30)
+            self.assertEqual(len(got_in), 2, "the strangers never reached the test port")
+            # The pair's own test ran and is judged as without strangers, who are named.
+            self.assertIn(f["status"], ("fail", "warn"), f)
+            self.assertIn("; data verified both ways (4 blocks of 16 MiB", f["detail"])
+            self.assertIn("; the decode side refused 2 connections without this run's seed on the test "
+                          "port (the first from 127.0.0.1: closed before a first line)", f["detail"])
+            self.assertEqual(c.sandbox_processes_left(), [])
+
+    def test_a_side_deaf_to_sigterm_is_killed_after_the_grace(self):
+        # The prefill side ignores SIGTERM inside a transfer call that never returns, and the pod
+        # keeps it when the exec stream drops: after Ctrl-C only the remote watcher's SIGKILL ends
+        # it before its `timeout 120` would (the fake pod's pid namespace dies with `timeout`).
+        with harness.FakeCluster(PLAY) as c:
+            args = ["kubectl", "dynamo-icheck", "nixl", "--deployment", PLAY, "-n", "dynamo", "--transfer",
+                    "--pair", pair_of("deaf"), "--transfer-timeout", "120s"]
+            proc = subprocess.Popen(args, env=c.env(self.VERSION), cwd=c.dir, stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE, start_new_session=True)
+            try:
+                deadline = time.monotonic() + 60
+                while time.monotonic() < deadline and len(self.pythons(c)) < 2:
+                    time.sleep(0.1)
+                self.assertEqual(len(self.pythons(c)), 2, c.sandbox_processes())
+                time.sleep(5)  # the prefill side has posted its transfer: SIGTERM is ignored now
+                os.killpg(proc.pid, signal.SIGINT)
+                proc.communicate(timeout=30)
+                self.assertEqual(proc.returncode, 130)
+                # A hang bound: without SIGKILL the deaf side stays until its `timeout 120`.
+                self.assertEqual(c.sandbox_processes_left(grace=30.0), [])
+            finally:
+                if proc.poll() is None:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                    proc.wait()
+
+    def test_a_runaway_line_is_named_not_read_as_never_connected(self):
+        with harness.FakeCluster(PLAY) as c:
+            rc, doc, f = self.run_pair(c, "chatty")
+            self.assertEqual(f["status"], "skipped", f)
+            self.assertIn("the decode side printed more than the 4 MiB output cap (one line of about 4 MiB when it was cut), "
+                          "so the test was stopped: not judged", f["detail"])
+            self.assertNotIn("never connected", f["detail"])
             self.assertEqual(c.sandbox_processes_left(), [])
 
     def test_ctrl_c_leaves_no_process_in_either_pod(self):

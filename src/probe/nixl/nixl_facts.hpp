@@ -78,6 +78,9 @@ struct PluginLibs {
   std::string tool;                           // "ldd" | "ld.so"; "" when the image has neither
   std::string dir;                            // the directory listed
   std::map<std::string, PluginLoad> plugins;  // backend ("UCX") -> its listing
+  int odd_names = 0;          // files not listed: a name with a control character or a blank
+  bool odd_dir = false;       // the directory's own name was not plain: nothing listed
+  bool budget_spent = false;  // the listings' shared time ran out: later plugins not listed
 };
 
 // "libplugin_UCX.so" -> "UCX"

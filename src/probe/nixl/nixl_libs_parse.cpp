@@ -32,15 +32,28 @@ PluginLibs parse_nixl_libs(std::string_view body, bool present) {
   PluginLibs out;
   out.section = true;
   PluginLoad* current = nullptr;
+  std::string backend;
   for (auto raw : text::lines(body)) {
     auto line = text::trim(raw);
     if (line.starts_with("tool "))
       out.tool = text::trim(line.substr(5));
     else if (line.starts_with("dir "))
       out.dir = text::trim(line.substr(4));
+    else if (line == "odd-name")
+      ++out.odd_names;
+    else if (line == "odd-dir")
+      out.odd_dir = true;
+    else if (line.starts_with("budget "))
+      out.budget_spent = true;
     else if (line.starts_with("@ ")) {
       auto file = line.substr(2);
-      current = &out.plugins[plugin_backend(file.substr(file.rfind('/') + 1))];
+      backend = plugin_backend(file.substr(file.rfind('/') + 1));
+      current = &out.plugins[backend];
+    } else if (line.starts_with("rc ") && current != nullptr) {
+      const auto rc = text::to_int(text::trim(line.substr(3)));
+      if (rc && (*rc == 124 || *rc == 128 + 9 || *rc == 128 + 15))  // stopped by its bound
+        out.plugins.erase(backend);
+      current = nullptr;
     } else if (current != nullptr) {
       read_listing_line(line, *current);
     }

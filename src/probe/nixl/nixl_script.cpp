@@ -115,7 +115,11 @@ nx_dir() {
   printf '@ %s %s\n' "$1" "$2"
   nx_real=$(cd -P "$2" 2>/dev/null && pwd -P) && printf 'real %s\n' "$nx_real"
   for nx_p in "$2"/libplugin_*.so; do
-    [ -e "$nx_p" ] && printf '%s\n' "${nx_p##*/}"
+    [ -e "$nx_p" ] || continue
+    case ${nx_p##*/} in  # a name that could forge lines is not a plugin NIXL would load
+      *[![:alnum:]._+-]*) printf 'odd-name\n' ;;
+      *) printf '%s\n' "${nx_p##*/}" ;;
+    esac
   done
   return 0
 }

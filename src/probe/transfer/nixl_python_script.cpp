@@ -31,6 +31,7 @@ def say(*words):
 
 
 def leave(kind, text, rc):
+    refused_note()
     say(kind + ":", text)
     sys.exit(rc)
 
@@ -339,29 +340,134 @@ def verify(mem, blocks, bs, op):
 
 
 # --- the control channel --------------------------------------------------------------------
+# Each side proves it belongs to this run: its first line is HELLO, the side's name and the run's
+# seed, at most HELLO_MAX bytes. The decode side reads every connection's first line without
+# waiting on any one of them; one that does not carry the seed (a scanner's connect-and-close, a
+# stranger streaming bytes, an old run's prefill) is closed and waited past. Every later line is
+# bounded too.
+
+HELLO = "icheck-nixl-hello"
+HELLO_MAX = 256
+LINE_MAX = 8 * MIB
+refused = []
+noted = []
+
+
+def hello(side):
+    return ("%s %s %s\n" % (HELLO, side, A["seed"])).encode()
+
+
+def refuse(sock, peer, why):
+    refused.append((peer, why))
+    try:
+        sock.close()
+    except OSError:
+        pass
+
+
+def refused_note():
+    if refused and not noted:
+        noted.append(True)
+        say("strangers side=%s refused=%d first=%s why=%s" % (SIDE, len(refused), refused[0][0],
+                                                             refused[0][1]))
+
 
 class Channel:
-    def __init__(self, sock):
-        self.sock, self.buf = sock, b""
+    def __init__(self, sock, buf=b""):
+        self.sock, self.buf = sock, buf
 
     def send(self, **msg):
         self.sock.sendall(json.dumps(msg).encode() + b"\n")
 
-    def recv(self, what):
+    def line(self, what, most):
         while b"\n" not in self.buf:
+            if len(self.buf) > most:
+                leave("error", "the %s side sent a line over %d bytes during %s"
+                      % (other_side(), most, what), 1)
             if left() <= 0:
                 stalled(what)
             self.sock.settimeout(max(0.1, min(left(), 1.0)))
             try:
-                chunk = self.sock.recv(65536)
+                chunk = self.sock.recv(min(65536, most + 1 - len(self.buf)))
             except socket.timeout:
                 continue
             if not chunk:
                 leave("error", "the %s side closed the test's connection during %s"
-                      % ("prefill" if SIDE == "decode" else "decode", what), 1)
+                      % (other_side(), what), 1)
             self.buf += chunk
         line, self.buf = self.buf.split(b"\n", 1)
-        return json.loads(line)
+        return line
+
+    def recv(self, what):
+        return json.loads(self.line(what, LINE_MAX))
+
+
+def other_side():
+    return "prefill" if SIDE == "decode" else "decode"
+
+
+# (line, rest) once buf holds a whole first line; (None, why it is refused) or (None, None).
+def first_line(buf):
+    if b"\n" in buf:
+        line, rest = buf.split(b"\n", 1)
+        return line, rest
+    if len(buf) > HELLO_MAX:
+        return None, "more than %d bytes without a line end" % HELLO_MAX
+    return None, None
+
+
+def accept_prefill(srv):
+    import selectors
+    sel = selectors.DefaultSelector()
+    srv.setblocking(False)
+    sel.register(srv, selectors.EVENT_READ)
+    pending = {}
+    try:
+        while True:
+            if left() <= 0:
+                stalled("waiting for the prefill side's connection")
+            for key, _ in sel.select(timeout=max(0.05, min(left(), 1.0))):
+                sock = key.fileobj
+                if sock is srv:
+                    try:
+                        conn, peer = srv.accept()
+                    except (BlockingIOError, InterruptedError):
+                        continue
+                    if len(pending) >= 64:
+                        refuse(conn, peer[0], "too many connections at once")
+                        continue
+                    conn.setblocking(False)
+                    pending[conn] = [peer[0], b""]
+                    sel.register(conn, selectors.EVENT_READ)
+                    continue
+                peer, buf = pending[sock]
+                try:
+                    chunk = sock.recv(HELLO_MAX + 1 - len(buf))
+                except (BlockingIOError, InterruptedError):
+                    continue
+                except OSError:
+                    chunk = b""
+                buf += chunk
+                pending[sock][1] = buf
+                line, rest = first_line(buf)
+                why = rest if line is None else None
+                if line is None and not chunk:
+                    why = "closed before a first line" if not buf else "closed within its first line"
+                if line is not None:
+                    if line + b"\n" == hello("prefill"):
+                        sel.unregister(sock)
+                        del pending[sock]
+                        sock.setblocking(True)
+                        return sock, peer, rest
+                    why = "a first line without this run's seed"
+                if why:
+                    sel.unregister(sock)
+                    del pending[sock]
+                    refuse(sock, peer, why)
+    finally:
+        for sock, (peer, _) in pending.items():
+            refuse(sock, peer, "no first line yet when the prefill side came")
+        sel.close()
 
 
 def b64(data):
@@ -434,18 +540,17 @@ def target(api):
         srv = socket.create_server((A["ip"], A["port"]), family=family)
     except OSError as e:
         skip("cannot listen on %s:%d in the decode pod: %s" % (A["ip"], A["port"], e))
-    srv.settimeout(max(0.1, left()))
     say("listening on %s:%d" % (A["ip"], A["port"]))
-    try:
-        conn, peer = srv.accept()
-    except socket.timeout:
-        stalled("waiting for the prefill side's connection")
-    ch = Channel(conn)
-    hello = ch.recv("the prefill side's hello")
-    say("connected peer=%s" % peer[0])
-    total = min(mem.size, hello["bytes"])
+    conn, peer, rest = accept_prefill(srv)
+    srv.close()
+    conn.sendall(hello("decode"))
+    ch = Channel(conn, rest)
+    hello_msg = ch.recv("the prefill side's metadata")
+    say("connected peer=%s" % peer)
+    refused_note()
+    total = min(mem.size, hello_msg["bytes"])
     bs, blocks = layout(total)
-    peer_name = call("add_remote_agent", ag.add_remote_agent, unb64(hello["md"]))
+    peer_name = call("add_remote_agent", ag.add_remote_agent, unb64(hello_msg["md"]))
     ch.send(md=b64(call("get_agent_metadata", ag.get_agent_metadata)), mem=mem.kind, bytes=total,
             descs=descs(mem.addr, mem.dev, blocks, bs))
     while True:
@@ -460,13 +565,40 @@ def target(api):
 
 
 def connect():
+    # A port that answers without this run's seed is not this run's decode side: refused, and
+    # tried again until the decode side answers or the time is up.
     last = None
     while left() > 0:
         try:
-            return socket.create_connection((A["ip"], A["port"]), timeout=max(0.1, min(left(), 5)))
+            sock = socket.create_connection((A["ip"], A["port"]), timeout=max(0.1, min(left(), 5)))
         except OSError as e:
             last = e
             time.sleep(0.2)
+            continue
+        try:
+            sock.sendall(hello("prefill"))
+            ch = Channel(sock)
+            sock.settimeout(max(0.1, min(left(), 5)))
+            buf = b""
+            while True:
+                line, why = first_line(buf)
+                if line is not None or why:
+                    break
+                chunk = sock.recv(HELLO_MAX + 1 - len(buf))
+                if not chunk:
+                    why = "closed before its first line"
+                    break
+                buf += chunk
+        except OSError as e:
+            line, why = None, "%s before its first line" % described(e)
+        if line is not None and line + b"\n" == hello("decode"):
+            ch.buf = buf[len(line) + 1:]
+            return ch
+        refuse(sock, A["ip"], why or "a first line without this run's seed")
+        time.sleep(0.2)
+    if refused:
+        leave("error", "the test port %s:%d answered, but never as this run's decode side (%s)"
+              % (A["ip"], A["port"], "refused %d connections" % len(refused)), 1)
     skip("could not reach the decode side's test port %s:%d (errno %s)"
          % (A["ip"], A["port"], getattr(last, "errno", "?")))
 
@@ -474,7 +606,7 @@ def connect():
 def initiator(api):
     mem = memory()
     ag, reg = agent(api, "icheck-prefill-" + A["seed"][:8], mem, mem.size)
-    ch = Channel(connect())
+    ch = connect()
     ch.send(md=b64(call("get_agent_metadata", ag.get_agent_metadata)), bytes=mem.size)
     reply = ch.recv("the decode side's metadata")
     say("connected peer=%s mem=%s" % (A["ip"], reply["mem"]))

@@ -71,6 +71,17 @@ void verified(NixlPythonResult& r, std::string_view rest) {
   r.block_bytes = count(f, "block_bytes");
 }
 
+void strangers(NixlPythonResult& r, std::string_view rest) {
+  auto f = fields(rest);
+  const auto n = static_cast<int>(std::clamp(count(f, "refused"), 0LL, 1LL << 30));
+  if (n <= r.strangers)
+    return;
+  r.strangers = n;
+  r.stranger_side = field(f, "side");
+  r.stranger_peer = field(f, "first").substr(0, 64);
+  r.stranger_why = field(f, "why").substr(0, 160);
+}
+
 }  // namespace
 
 bool NixlPythonResult::verified_both() const {
@@ -100,6 +111,8 @@ NixlPythonResult parse_nixl_python(std::string_view output) {
       corrupted(r, args);
     else if (kind == "memory")
       memory(r, args);
+    else if (kind == "strangers")
+      strangers(r, args);
     else if (kind == "skipped:" && r.skipped.empty())
       r.skipped = std::string(text::trim(args).substr(0, 300));
   }

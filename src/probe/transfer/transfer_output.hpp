@@ -101,6 +101,12 @@ struct NixlPythonResult {
   std::optional<NixlPythonCorruption> corruption;  // the first one seen
   std::string skipped;                             // why a side did not run the test
   std::vector<NixlPythonMemory> memory;            // one per side that allocated
+  // Connections to the test port, or answers from it, without this run's seed: closed and
+  // waited past ("strangers side=decode refused=N first=IP why=...").
+  std::string stranger_side;  // the side that refused them: decode | prefill
+  int strangers = 0;
+  std::string stranger_peer;  // the first one's address
+  std::string stranger_why;   // why the first one was refused
   // The decode side checked the WRITE and the prefill side the READ back.
   bool verified_both() const;
 };

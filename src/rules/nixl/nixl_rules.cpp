@@ -55,7 +55,9 @@ std::optional<Finding> plugin_libs_unchecked(const NixlFacts& f, const std::stri
                           ? "neither ldd nor the dynamic loader in the image: whether " + file +
                                 " loads is not checked"
                           : file + " was not listed by " + f.plugin_libs.tool +
-                                " (timed out, or past 32 plugins)",
+                                (f.plugin_libs.budget_spent
+                                     ? " (the listings' shared 10 s ran out before it)"
+                                     : " (timed out, or past 32 plugins)"),
                       "ldd " + dir->path + "/" + file + "  # in the container", false);
 }
 
@@ -73,6 +75,15 @@ Finding install(const NixlFacts& f) {
                         "use a Dynamo runtime image (NIXL in /opt/dynamo/nixl or "
                         "/opt/nvidia/nvda_nixl) or install the nixl-cu12/nixl-cu13 wheel");
   const auto* dir = f.active_plugin_dir();
+  if (dir && dir->plugins.empty())
+    return nixl_finding(
+        "install", Status::fail,
+        dir->path + " (" + (dir->source == "env" ? std::string(kPluginDir) : dir->source) +
+            ") holds no NIXL plugin (libplugin_*.so): NIXL loads its backends "
+            "only from there, so it has none",
+        dir->source == "env"
+            ? "point " + std::string(kPluginDir) + " at the image's plugin directory or unset it"
+            : "use an image whose NIXL install has its plugins");
   std::string detail = "NIXL";
   if (f.versions.nixl) detail += " " + *f.versions.nixl;
   detail += dir ? " plugins in " + where(*dir) + ": " + join(dir->plugins)

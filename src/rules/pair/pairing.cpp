@@ -248,13 +248,17 @@ std::vector<std::string> stdin_tied(const std::vector<std::string>& argv) {
   // fd 3 keeps the exec's stdin for the watcher (an asynchronous list's own stdin is
   // /dev/null); the trap covers a `timeout` that signals only its child (busybox). The watcher
   // signals until the tool is gone: a TERM that lands between the fork and the tool's exec is
-  // lost with the forked shell's traps (dash), which left the test running to the deadline.
+  // lost with the forked shell's traps (dash), which left the test running to the deadline. A
+  // tool deaf to SIGTERM gets SIGKILL after about 2 s, from the watcher or, when `timeout`
+  // ended the shell first, from the trap's last child.
   static const std::string script =
-      "trap 'kill -TERM $p $w 2>/dev/null; exit 143' TERM INT HUP; "
+      "trap 'kill -TERM $p $w 2>/dev/null; "
+      "(sleep 2; kill -KILL $p) >/dev/null 2>&1 & exit 143' TERM INT HUP; "
       "exec 3<&0 </dev/null; "
       "\"$@\" 3<&- & p=$!; "
-      "(while read -r _ <&3; do :; done; "
-      "while kill -TERM $p; do sleep 0.1 || sleep 1; done) >/dev/null 2>&1 & w=$!; "
+      "(while read -r _ <&3; do :; done; n=0; "
+      "while kill -TERM $p; do n=$((n+1)); [ $n -gt 20 ] && kill -KILL $p; "
+      "sleep 0.1 || sleep 1; done) >/dev/null 2>&1 & w=$!; "
       "exec 3<&-; "
       "wait $p; rc=$?; kill $w 2>/dev/null; exit $rc";
   auto dashes = std::find(argv.begin(), argv.end(), "--");

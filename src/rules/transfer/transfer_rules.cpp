@@ -1,6 +1,7 @@
 #include "rules/transfer/transfer_rules.hpp"
 
 #include "dynamo/transport_vars.hpp"
+#include "probe/transfer/nixl_python_script.hpp"
 #include "probe/transfer/transfer_output.hpp"
 #include "rules/node/node_view.hpp"
 #include "util/percent.hpp"
@@ -257,22 +258,76 @@ Finding corrupted(const TransferOutcome& o, const probe::NixlPythonCorruption& c
                           "of both nodes; a VM's GPUDirect can return garbage");
 }
 
+// A side whose output passed the cap was stopped there: whatever it did next is not known.
+std::optional<Finding> cut_short(const TransferOutcome& o) {
+  for (const auto* side : {&o.listener, &o.initiator}) {
+    if (!side->truncated)
+      continue;
+    const auto& kept = side->out.size() >= side->err.size() ? side->out : side->err;
+    std::size_t longest = 0;
+    for (auto line : text::lines(kept))
+      longest = std::max(longest, line.size());
+    std::string line_note;
+    if (longest >= (std::size_t{1} << 20))
+      line_note = " (one line of about " +
+                  mib(static_cast<long long>(longest + (std::size_t{1} << 19))) +
+                  " when it was cut)";
+    return transfer_finding(Status::skipped,
+                            "the " + std::string(who(o, side)) + " printed more than the " +
+                                mib(static_cast<long long>(kept.size())) + " output cap" +
+                                line_note + ", so the test was stopped: not judged");
+  }
+  return std::nullopt;
+}
+
+// "the decode side refused 2 connections without this run's seed on the test port (the first
+// from 10.0.0.9: closed before a first line)"; "" when none was refused.
+std::string strangers_text(const probe::NixlPythonResult& r) {
+  if (r.strangers <= 0)
+    return {};
+  const bool decode = r.stranger_side != "prefill";
+  std::string text = "the " + std::string(decode ? "decode" : "prefill") + " side refused " +
+                     std::to_string(r.strangers) +
+                     (r.strangers == 1 ? " connection" : " connections") +
+                     (decode ? " without this run's seed on the test port"
+                             : " to the decode side's test port that answered without this run's "
+                               "seed");
+  if (!r.stranger_peer.empty())
+    text += " (the first " + std::string(decode ? "from " : "to ") + r.stranger_peer +
+            (r.stranger_why.empty() ? "" : ": " + r.stranger_why) + ")";
+  return text;
+}
+
+Finding with_strangers(Finding f, const probe::NixlPythonResult& r) {
+  if (auto note = strangers_text(r); !note.empty())
+    f.detail += "; " + note;
+  return f;
+}
+
 // The worker's own NIXL: corruption fails whatever else; then errors as for any tool; a side
 // that could not run it (API, no room on the GPU) is skipped; a figure counts only with the
 // data checked on both sides, and host memory never proves GPUDirect.
 Finding judge_nixl_python(const TransferOutcome& o, const PairRates& rates) {
   auto r = probe::parse_nixl_python(both(o.listener) + "\n" + both(o.initiator));
   if (r.corruption)
-    return corrupted(o, *r.corruption);
+    return with_strangers(corrupted(o, *r.corruption), r);
+  if (auto cut = cut_short(o))
+    return *cut;
+  // Someone else held the test port and the pair never met: not the pair's fault, nor its path.
+  if (r.strangers > 0 && !connected(o))
+    return transfer_finding(Status::skipped, "transfer test did not connect: " + strangers_text(r) +
+                                                 "; another client is on port " +
+                                                 std::to_string(probe::kNixlPythonPort) +
+                                                 ": rerun, or find it (ss -tnp in the pod)");
   if (auto failed = judge_failure(o))
-    return *failed;
+    return with_strangers(*failed, r);
   if (!r.skipped.empty())
     return transfer_finding(Status::skipped, "NIXL Python transfer test not run: " + r.skipped);
   if (!r.gb_per_s || !r.verified_both()) {
     if (r.gb_per_s && o.listener.exit_code == 0 && o.initiator.exit_code == 0)
       return transfer_finding(Status::skipped, "NIXL Python transfer test ended without checking "
                                                "the data on both sides");
-    return judge_incomplete(o);
+    return with_strangers(judge_incomplete(o), r);
   }
   auto f = judge_bandwidth(o, *r.gb_per_s, rates);
   f.detail += "; data verified both ways (" + std::to_string(r.blocks) + " blocks of " +
@@ -285,7 +340,7 @@ Finding judge_nixl_python(const TransferOutcome& o, const PairRates& rates) {
                "image, and a GPU visible in the container";
     }
   }
-  return f;
+  return with_strangers(std::move(f), r);
 }
 
 template <typename Add>

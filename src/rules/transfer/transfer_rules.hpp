@@ -16,6 +16,7 @@ struct SideOutput {
   bool ran = false; // the process was started at all
   int exit_code = -1;
   bool timed_out = false;  // killed at --transfer-timeout (or by the remote `timeout`: 124)
+  bool truncated = false;  // printed more than the output cap: stopped there
   std::string out;         // stdout
   std::string err;         // stderr (kubectl's own errors land here too)
   std::string start_error; // why it could not be started ("" when it ran)

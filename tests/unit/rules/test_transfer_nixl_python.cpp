@@ -241,3 +241,41 @@ TEST_CASE("pairing: a UCX built without CUDA runs ucx_perftest on host memory, n
   CHECK(has(f.detail, "46.7 GB/s (93 % of 50.0 GB/s line rate); host memory only (this UCX has "
                       "no CUDA): GPUDirect not tested"));
 }
+
+TEST_CASE("nixl python: strangers refused on the test port are named, never blamed on a side") {
+  // synthetic: the script's own lines (nixl_python_script.cpp's refused_note)
+  const std::string strangers = "icheck-nixl: strangers side=decode refused=2 first=10.0.9.9 "
+                                "why=closed before a first line\n";
+  auto ok = python_pair("vram-ok");
+  ok.listener.out += strangers;
+  auto f = rules::judge_transfer(ok, 400.0);
+  CHECK(f.status == Status::ok);  // the pair's own test ran: they changed nothing
+  CHECK(has(f.detail, "GPU 3 memory (256 MiB, CUDA runtime) on both sides; the decode side "
+                      "refused 2 connections without this run's seed on the test port (the first "
+                      "from 10.0.9.9: closed before a first line)"));
+
+  auto never = python_pair("host-ok", 3, 0);
+  never.listener.out = "icheck-nixl: listening on 10.0.2.7:13340\n" + strangers +
+                       "icheck-nixl: stalled: waiting for the prefill side's connection did not "
+                       "finish within 20 s\n";
+  never.initiator.exit_code = 1;
+  never.initiator.out = "icheck-nixl: strangers side=prefill refused=5 first=10.0.2.7 why=closed "
+                        "before its first line\nicheck-nixl: error: the test port 10.0.2.7:13340 "
+                        "answered, but never as this run's decode side (refused 5 connections)\n";
+  f = rules::judge_transfer(never, 400.0);
+  CHECK(f.status == Status::skipped);
+  CHECK(f.detail == "transfer test did not connect: the prefill side refused 5 connections to the "
+                    "decode side's test port that answered without this run's seed (the first to "
+                    "10.0.2.7: closed before its first line); another client is on port 13340: "
+                    "rerun, or find it (ss -tnp in the pod)");
+}
+
+TEST_CASE("nixl python: a side stopped at the output cap is said so, not 'never connected'") {
+  auto o = python_pair("host-ok", -1, 0);
+  o.listener.truncated = true;
+  o.listener.out = std::string(4u << 20, 'W');  // one runaway line, cut at the 4 MiB cap
+  auto f = rules::judge_transfer(o, 400.0);
+  CHECK(f.status == Status::skipped);
+  CHECK(f.detail == "the decode side printed more than the 4 MiB output cap (one line of about 4 "
+                    "MiB when it was cut), so the test was stopped: not judged");
+}

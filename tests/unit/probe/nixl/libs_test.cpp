@@ -87,3 +87,49 @@ TEST_CASE("nixl_libs fragment: the first plugin directory's plugins listed by a 
   fs::remove_all(dir);
   CHECK(ran > 0);
 }
+
+TEST_CASE("nixl_libs: a listing its bound stopped lists nothing, the shared budget and odd names "
+          "are said") {
+  // synthetic: the fragment's own lines around a listing
+  auto libs = parse_nixl_libs("tool ldd\ndir /p\nodd-name\n@ /p/libplugin_A.so\nrc 124\n"
+                              "@ /p/libplugin_B.so\nrc 143\n@ /p/libplugin_POSIX.so\n\nrc 0\n"
+                              "budget 10\n",
+                              true);
+  CHECK(libs.plugins.count("A") == 0);
+  CHECK(libs.plugins.count("B") == 0);
+  CHECK(libs.plugins.count("POSIX") == 1);
+  CHECK(libs.odd_names == 1);
+  CHECK(libs.budget_spent);
+}
+
+TEST_CASE("nixl_libs fragment: a file name with newlines forges no listing or plugin line") {
+  namespace fs = std::filesystem;
+  const fs::path dir =
+      fs::temp_directory_path() / ("icheck_nixl_forged_" + std::to_string(::getpid()));
+  fs::create_directories(dir / "bin");
+  fs::create_directories(dir / "plugins");
+  std::ofstream(dir / "plugins" / "libplugin_UCX.so") << "";
+  std::ofstream(dir / "plugins" /
+                "libplugin_A.so\n@ libplugin_UCX.so\nlibucp.so.0 => not found\nlibplugin_Z.so")
+      << "";
+  std::ofstream(dir / "bin" / "ldd") << "#!/bin/sh\nexit 0\n";  // every library resolves
+  fs::permissions(dir / "bin" / "ldd", fs::perms::owner_all);
+  const std::string script =
+      "PATH=" + (dir / "bin").string() + ":$PATH\nNIXL_PLUGIN_DIR=" + (dir / "plugins").string() +
+      "\nexport NIXL_PLUGIN_DIR\n" + insert_before_done(node_probe_script(), nixl_probe_script());
+  int ran = 0;
+  for (std::string shell : {"dash", "busybox sh"}) {
+    CAPTURE(shell);
+    if (!icheck::test::shell_installed(shell))
+      continue;
+    ++ran;
+    auto f = parse_nixl_probe(icheck::test::run_shell(shell, script));
+    REQUIRE(f.plugin_libs.plugins.count("UCX") == 1);
+    CHECK(f.plugin_libs.plugins.at("UCX").missing.empty());
+    CHECK(f.plugin_libs.odd_names == 1);
+    REQUIRE(f.plugin_dirs.size() == 1);
+    CHECK(f.plugin_dirs.front().plugins == std::vector<std::string>{"UCX"});
+  }
+  fs::remove_all(dir);
+  CHECK(ran > 0);
+}

@@ -5,13 +5,18 @@
 # agent's data thread. What it does wrong, for the e2e tests, is read from the file `fake_mode`
 # next to this one: backend-error (createBackend raises NIXL_ERR_BACKEND), fail-register
 # (registerMem raises it), hang (a posted transfer never completes), corrupt (this agent's data
-# thread flips one byte of every write it receives).
+# thread flips one byte of every write it receives), deaf (SIGTERM is ignored and a posted
+# transfer blocks in the call for good: only SIGKILL ends the process), chatty (creating an
+# agent prints one 10 MiB line, as a library's runaway warning would).
 import ctypes
 import json
 import os
 import socket
 import struct
+import signal
+import sys
 import threading
+import time
 
 DEFAULT_COMM_PORT = 8888
 DRAM_SEG, VRAM_SEG, BLK_SEG, OBJ_SEG, FILE_SEG = 0, 1, 2, 3, 4
@@ -138,6 +143,9 @@ class nixlAgent:
     def __init__(self, name, config):
         if not isinstance(name, str) or not isinstance(config, nixlAgentConfig):
             raise TypeError("nixlAgent(): incompatible constructor arguments")
+        if _mode() == "chatty":
+            sys.stdout.write("W" * (10 << 20) + "\n")
+            sys.stdout.flush()
         self.name = name
         self.backends = {}
         self.regions = []
@@ -231,6 +239,10 @@ class nixlAgent:
         if req["state"] == NIXL_IN_PROG:
             raise nixlRepostActiveError("NIXL_ERR_REPOST_ACTIVE")
         req["state"] = NIXL_IN_PROG
+        if _mode() == "deaf":
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)
+            while True:
+                time.sleep(3600)
         if _mode() != "hang":
             threading.Thread(target=self._move, args=(req,), daemon=True).start()
         return NIXL_IN_PROG
