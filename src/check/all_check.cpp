@@ -1,5 +1,6 @@
 #include "check/all_check.hpp"
 
+#include "check/known_trouble_pods.hpp"
 #include "check/env_check.hpp"
 #include "check/env_live_check.hpp"
 #include "check/nixl_check.hpp"
@@ -53,6 +54,7 @@ Expected<report::Report> check_all(const Options& options) {
   add_same_node_findings(*run);
   add_pair_link_findings(*run, pair_candidates(*run));
   judge_nixl_pods(*run, options, *report);
+  add_known_trouble(*run);
   add_pod_targets(*run, *report);
   return std::move(*report);
 }

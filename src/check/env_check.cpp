@@ -4,6 +4,7 @@
 #include "recipe/load.hpp"
 #include "recipe/shape.hpp"
 #include "rules/env/env_rules.hpp"
+#include "rules/known/service_trouble.hpp"
 #include "rules/pair/pairing.hpp"
 #include "util/join.hpp"
 
@@ -17,6 +18,8 @@ report::Target env_target(const recipe::ManifestFile& file, const recipe::Deploy
   target.summary = env_summary(dgd);
   target.facts = env_facts(dgd);
   target.findings = rules::env_findings(dgd);
+  for (auto& f : rules::known::service_findings(dgd))
+    target.findings.push_back(std::move(f));  // the known-trouble rows (src/knowledge/data/)
   return target;
 }
 

@@ -1,11 +1,13 @@
 #include "check/pod_pipeline.hpp"
 
+#include "check/known_trouble_pods.hpp"
 #include "check/next_commands.hpp"
 #include "check/nothing_matched.hpp"
 #include "check/pod_targets.hpp"
 #include "check/recipe_targets.hpp"
 #include "outside/argv.hpp"
 #include "probe/nixl/nixl_script.hpp"
+#include "probe/stack/stack_script.hpp"
 #include "probe/node_probe.hpp"
 #include "probe/node_script.hpp"
 #include "rules/pair/pair_link.hpp"
@@ -14,10 +16,12 @@
 namespace icheck::check {
 
 std::string probe_script(bool with_nixl) {
+  // Every mode reads the KV stack's versions and the whole environment (known trouble).
+  auto script = probe::insert_before_done(probe::node_probe_script(), probe::stack_probe_script());
   if (!with_nixl) {
-    return std::string(probe::node_probe_script());
+    return script;
   }
-  return probe::insert_before_done(probe::node_probe_script(), probe::nixl_probe_script());
+  return probe::insert_before_done(script, probe::nixl_probe_script());
 }
 
 namespace {
@@ -160,6 +164,7 @@ Expected<report::Report> pods_report(const Options& options, bool with_nixl, rep
   r.mode = options.mode;
   start_report(*run, r);
   judge(*run, options, r);
+  add_known_trouble(*run);
   add_pod_targets(*run, r);
   return r;
 }

@@ -189,8 +189,10 @@ PodInfo parse_pod(const json::object& object, const ContainerChoice& choice) {
   pod.labels = string_map(object_at(metadata, "labels"));
   pod.node = string_at(spec, "nodeName");
   pod.host_ipc = true_at(spec, "hostIPC");
+  pod.host_network = true_at(spec, "hostNetwork");
   pod.host_pid = true_at(spec, "hostPID");
   pod.pod_ip = string_at(status, "podIP");
+  pod.host_ip = string_at(status, "hostIP");
   pod.phase = string_at(status, "phase");
   pod.ready = string_at(find_condition(status, "Ready"), "status") == "True";
   const auto* containers = array_at(spec, "containers");

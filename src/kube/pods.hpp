@@ -34,6 +34,7 @@ struct PodInfo {
   std::string namespace_;
   std::string node;
   std::string pod_ip;
+  std::string host_ip;  // status.hostIP: the node's address
   std::string phase;
   bool ready = false;
   std::map<std::string, std::string> labels;
@@ -46,6 +47,7 @@ struct PodInfo {
   std::map<std::string, std::string> spec_env;  // its env with literal values, as in the spec
   bool host_ipc = false;  // spec.hostIPC: the pod shares the node's IPC namespace
   bool host_pid = false;  // spec.hostPID: and its PID namespace
+  bool host_network = false;  // spec.hostNetwork: the node's network namespace
   // A multinode worker's leader or worker pod (LWS worker-index label, else the Grove clique
   // label, else the pod name), and the group the leader shares with its workers ("" when it
   // cannot be told); single and "" otherwise.

@@ -1,0 +1,355 @@
+#include "rules/known/stack_facts.hpp"
+
+#include "dynamo/framework.hpp"
+#include "util/text.hpp"
+
+#include <algorithm>
+#include <array>
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+#include <yaml-cpp/yaml.h>
+
+namespace icheck::rules::known {
+namespace {
+
+using knowledge::FactMap;
+
+std::string truth(bool b) {
+  return b ? "true" : "false";
+}
+
+std::string kv_backend_of(const KvBackends& b) {
+  const std::string lib = text::lower(b.library);
+  if (lib == "nixl" || lib == "ucx" || lib == "mpi" || lib == "mooncake" || lib == "nccl")
+    return lib;
+  if (lib.find("mooncake") != std::string::npos)
+    return "mooncake";
+  if (lib.find("nccl") != std::string::npos)
+    return "nccl";
+  return "";  // UNREAD, or a connector outside the vocabulary: unknown
+}
+
+std::string framework_fact(dynamo::Framework f) {
+  switch (f) {
+  case dynamo::Framework::vllm:
+    return "vllm";
+  case dynamo::Framework::sglang:
+    return "sglang";
+  case dynamo::Framework::trtllm:
+    return "trtllm";
+  case dynamo::Framework::unknown:
+    break;
+  }
+  return "";
+}
+
+// --kv-transfer-config '{"kv_connector": ..., "kv_connector_extra_config": {...}}'
+void add_kv_transfer_config(FactMap& facts, const std::string& json) {
+  boost::system::error_code ec;
+  auto v = boost::json::parse(json, ec);
+  if (ec || !v.is_object())
+    return;
+  for (const auto& [key, value] : v.as_object()) {
+    const std::string name(key);
+    if (value.is_string()) {
+      facts.set("engine.kv_transfer." + name, std::string(value.as_string()));
+      if (name == "kv_connector")
+        facts.set("engine.kv_connector", std::string(value.as_string()));
+    } else if (value.is_bool()) {
+      facts.set("engine.kv_transfer." + name, truth(value.as_bool()));
+    } else if (value.is_number()) {
+      facts.set("engine.kv_transfer." + name, boost::json::serialize(value));
+    } else if (value.is_object()) {
+      for (const auto& [k, x] : value.as_object())
+        facts.set("engine.kv_transfer." + name + "." + std::string(k),
+                  x.is_string() ? std::string(x.as_string()) : boost::json::serialize(x));
+    }
+  }
+}
+
+void add_flags(FactMap& facts, const std::vector<std::string>& words) {
+  // Words may hold several shell words ("--a 1 --b"): split them again on blanks.
+  std::vector<std::string> split;
+  for (const auto& w : words) {
+    if (w.starts_with("{") || w.starts_with("'{")) {  // a JSON value: one word
+      split.push_back(w);
+      continue;
+    }
+    for (auto part : text::split(w, ' '))
+      if (!part.empty())
+        split.push_back(std::string(part));
+  }
+  for (std::size_t i = 0; i < split.size(); ++i) {
+    const auto& w = split[i];
+    if (!w.starts_with("--") || w.size() < 3)
+      continue;
+    auto eq = w.find('=');
+    std::string flag = w.substr(0, eq), value = "true";
+    if (eq != std::string::npos)
+      value = w.substr(eq + 1);
+    else if (i + 1 < split.size() && !split[i + 1].starts_with("--"))
+      value = split[++i];
+    if (value.size() >= 2 && (value.front() == '\'' || value.front() == '"') &&
+        value.back() == value.front())
+      value = value.substr(1, value.size() - 2);
+    facts.set("engine.flag." + flag, value);
+    if (flag == "--kv-transfer-config")
+      add_kv_transfer_config(facts, value);
+  }
+}
+
+void add_cache_transceiver(FactMap& facts, const std::string& yaml) {
+  try {
+    auto doc = YAML::Load(yaml);
+    auto config = doc.IsMap() ? doc["cache_transceiver_config"] : YAML::Node();
+    if (!config || !config.IsMap())
+      return;
+    for (const auto& kv : config)
+      if (kv.second.IsScalar())
+        facts.set("engine.cache_transceiver." + kv.first.Scalar(), kv.second.Scalar());
+    facts.complete("engine.cache_transceiver.");
+  } catch (const YAML::Exception&) {
+  }
+}
+
+int active_ports(const probe::NodeFacts& node, std::string& link_layer) {
+  int n = 0;
+  for (const auto& d : node.sysfs_devices)
+    for (const auto& p : d.ports) {
+      if (p.state != probe::PortState::active)
+        continue;
+      ++n;
+      if (link_layer.empty() && p.link_layer == probe::LinkLayer::infiniband)
+        link_layer = "InfiniBand";
+      if (link_layer.empty() && p.link_layer == probe::LinkLayer::ethernet)
+        link_layer = "Ethernet";
+    }
+  return n;
+}
+
+std::string peermem(const probe::NodeFacts& node) {
+  if (node.peer_memory.nvidia_peermem)
+    return "nvidia_peermem";
+  if (node.peer_memory.nv_peer_mem)
+    return "nv_peer_mem";
+  if (node.platform.efa_nv_peermem)
+    return "efa_nv_peermem";
+  const auto* modules = node.tool("proc_modules");
+  if (!modules || !modules->found)
+    return "";  // the module list was not read: unknown
+  if (node.nvidia_driver.present && node.nvidia_driver.open_kernel_module)
+    return "dmabuf";
+  return node.nvidia_driver.present ? "none" : "";
+}
+
+}  // namespace
+
+void add_env(FactMap& facts, const std::map<std::string, std::string>& env, bool complete) {
+  for (const auto& [name, value] : env)
+    facts.set("env." + name, value);
+  if (complete)
+    facts.complete("env.");
+}
+
+void add_engine(FactMap& facts, const std::vector<std::string>& command_line,
+                const KvBackends& backends, const std::optional<std::string>& engine_config) {
+  if (auto f = framework_fact(backends.framework); !f.empty())
+    facts.set("engine.framework", f);
+  if (backends.unknown.empty()) {
+    if (auto lib = kv_backend_of(backends); !lib.empty())
+      facts.set("engine.kv_backend", lib);
+    if (backends.via_nixl()) {
+      std::string joined;
+      for (const auto& n : backends.names)
+        joined += (joined.empty() ? "" : ",") + n;
+      facts.set("engine.nixl_backends", joined);
+    }
+  }
+  if (!command_line.empty()) {
+    add_flags(facts, command_line);
+    facts.complete("engine.flag.");
+  }
+  if (engine_config)
+    add_cache_transceiver(facts, *engine_config);
+}
+
+void add_pod(FactMap& facts, const PodNetwork& pod) {
+  if (pod.host_network)
+    facts.set("pod.hostNetwork", truth(*pod.host_network));
+  if (pod.host_ipc)
+    facts.set("pod.hostIPC", truth(*pod.host_ipc));
+  if (pod.host_pid)
+    facts.set("pod.hostPID", truth(*pod.host_pid));
+  if (!pod.pod_ip.empty())
+    facts.set("pod.podIP", pod.pod_ip);
+  if (!pod.host_ip.empty())
+    facts.set("pod.hostIP", pod.host_ip);
+}
+
+void add_node(FactMap& facts, const probe::NodeFacts& node) {
+  if (!node.gpus.empty()) {
+    facts.set("gpu.model", node.gpus.front().name);
+    facts.set("gpu.count", std::to_string(node.gpus.size()));
+  } else if (!node.platform.gpu_models.empty()) {
+    facts.set("gpu.model", node.platform.gpu_models.front());
+  }
+  if (node.sysfs_infiniband) {
+    std::string link_layer;
+    facts.set("nic.count", std::to_string(active_ports(node, link_layer)));
+    if (!link_layer.empty())
+      facts.set("fabric.link_layer", link_layer);
+    facts.set("platform.efa", truth(!node.platform.efa_devices.empty()));
+  }
+  if (node.platform.fabric && !node.platform.fabric->gpus.empty()) {
+    const auto& gpus = node.platform.fabric->gpus;
+    facts.set("nvlink.multinode", truth(std::any_of(gpus.begin(), gpus.end(),
+                                                    [](const auto& g) { return g.registered(); })));
+  }
+  if (auto p = peermem(node); !p.empty())
+    facts.set("peermem.module", p);
+  if (!node.nvidia_driver.version.empty())
+    facts.set("version.driver", node.nvidia_driver.version);
+  if (!node.kernel.empty())
+    facts.set("version.kernel", node.kernel);
+  if (node.ucx_version && !node.ucx_version->version.empty())
+    facts.set("version.ucx", node.ucx_version->version);
+}
+
+void add_nixl(FactMap& facts, const probe::NixlFacts& nixl) {
+  if (nixl.versions.nixl) {
+    facts.set("version.nixl", *nixl.versions.nixl);
+    std::string wheel = text::lower(nixl.versions.nixl_package);
+    std::replace(wheel.begin(), wheel.end(), '_', '-');
+    if (wheel.starts_with("nixl-"))
+      facts.set("version." + wheel, *nixl.versions.nixl);
+  }
+  if (nixl.versions.ucx && !facts.get("version.ucx"))
+    facts.set("version.ucx", *nixl.versions.ucx);
+}
+
+void add_stack(FactMap& facts, const probe::StackVersions& stack) {
+  for (const auto& [lib, copies] : stack.copies) {
+    if (copies.size() != 1)
+      continue;  // disagreeing copies: said by the stack-versions finding
+    std::string name = lib;
+    if (lib == "nccl.wheel" || lib == "cuda.wheel") {
+      name = lib.substr(0, lib.find('.'));
+      if (stack.copies.contains(name))
+        continue;  // the system library is the one found first
+    }
+    if (name == "dynamo-runtime") {
+      if (stack.copies.contains("dynamo"))
+        continue;
+      name = "dynamo";
+    }
+    facts.set("version." + name, copies.begin()->first);
+  }
+  // The `nixl` wheel is the NIXL version; a lone nixl-cuXX wheel stands for it.
+  if (!stack.copies.contains("nixl")) {
+    std::vector<std::string> wheels;
+    for (const auto& [lib, copies] : stack.copies)
+      if (lib.starts_with("nixl-cu") && copies.size() == 1)
+        wheels.push_back(copies.begin()->first);
+    if (wheels.size() == 1)
+      facts.set("version.nixl", wheels.front());
+  }
+}
+
+probe::StackVersions stack_versions(const probe::NodeFacts& node) {
+  probe::StackVersions out;
+  if (const auto* t = node.tool("stack_versions"); t && t->found && !t->truncated)
+    out = probe::parse_stack_versions(t->output);
+  if (const auto* t = node.tool("stack_fi_info"); t && t->succeeded())
+    probe::read_fi_info_version(t->output, out);
+  return out;
+}
+
+FactMap pod_facts(const probe::NodeFacts& node, const probe::NixlFacts& nixl,
+                  const std::vector<std::string>& command_line, const KvBackends& backends,
+                  const PodNetwork& network) {
+  FactMap facts;
+  if (const auto* t = node.tool("stack_env"); t && t->found && !t->truncated && t->exit_code == 0)
+    add_env(facts, probe::parse_whole_env(t->output), node.script_complete);
+  else
+    add_env(facts, node.transport_env, false);
+  add_stack(facts, stack_versions(node));  // first: the probe's own readings below win
+  add_node(facts, node);
+  add_nixl(facts, nixl);
+  std::optional<std::string> engine_config;
+  if (nixl.engine_config)
+    engine_config = nixl.engine_config->text;
+  add_engine(facts, command_line, backends, engine_config);
+  add_pod(facts, network);
+  return facts;
+}
+
+FactMap service_facts(const recipe::Service& s) {
+  FactMap facts;
+  std::map<std::string, std::string> env;
+  for (const auto& v : s.env)
+    env[v.name] = v.is_reference ? "(" + v.value + ")" : recipe::shown(v);
+  add_env(facts, env, s.env_from.empty());
+  add_engine(facts, s.command_line, service_kv_backends(s), s.engine_config);
+  PodNetwork network;
+  network.host_ipc = s.host_ipc;
+  network.host_pid = s.host_pid;
+  add_pod(facts, network);
+  return facts;
+}
+
+FactMap pair_facts(const FactMap& prefill, const FactMap& decode, std::optional<bool> same_node,
+                   std::optional<bool> roce_v2_gid_index_differs) {
+  FactMap out;
+  out.merge(prefill, "prefill.");
+  out.merge(decode, "decode.");
+  if (same_node)
+    out.set("pair.same_node", truth(*same_node));
+  if (roce_v2_gid_index_differs)
+    out.set("pair.roce_v2_gid_index_differs", truth(*roce_v2_gid_index_differs));
+  return out;
+}
+
+bool provided_fact(std::string_view name) {
+  for (auto prefix : {std::string_view("prefill."), std::string_view("decode.")})
+    if (name.starts_with(prefix))
+      return provided_fact(name.substr(prefix.size()));
+  static const std::array<std::string_view, 24> exact{"engine.framework",
+                                                      "engine.kv_backend",
+                                                      "engine.nixl_backends",
+                                                      "engine.kv_connector",
+                                                      "pod.hostNetwork",
+                                                      "pod.hostIPC",
+                                                      "pod.hostPID",
+                                                      "pod.podIP",
+                                                      "pod.hostIP",
+                                                      "gpu.model",
+                                                      "gpu.count",
+                                                      "nic.count",
+                                                      "fabric.link_layer",
+                                                      "nvlink.multinode",
+                                                      "platform.efa",
+                                                      "peermem.module",
+                                                      "pair.same_node",
+                                                      "pair.roce_v2_gid_index_differs",
+                                                      "log.line",
+                                                      "log.container",
+                                                      "event.reason",
+                                                      "event.message",
+                                                      "event.type",
+                                                      "version.kernel"};
+  if (std::find(exact.begin(), exact.end(), name) != exact.end())
+    return true;
+  static const std::array<std::string_view, 17> versions{
+      "nixl",  "nixl-cu12", "nixl-cu13", "ucx",    "ucx.system",   "libfabric",
+      "nccl",  "mooncake",  "vllm",      "sglang", "tensorrt_llm", "dynamo",
+      "torch", "cuda",      "driver",    "kernel", "nixl-cu11"};
+  if (name.starts_with("version."))
+    return std::find(versions.begin(), versions.end(), name.substr(8)) != versions.end();
+  for (std::string_view prefix :
+       {"env.", "engine.flag.--", "engine.kv_transfer.", "engine.cache_transceiver."})
+    if (name.starts_with(prefix) && name.size() > prefix.size())
+      return true;
+  return false;
+}
+
+}  // namespace icheck::rules::known
