@@ -59,7 +59,9 @@ SCENARIOS = {
         "node-peermem-dmabuf-0-decode-a": changed(HEALTHY, peer__memory=WARN, **NO_UCX)}, "unconfirmed", "gpudirect"),
     "node-peermem-none": ({
         "node-peermem-none-0-decode-a": changed(HEALTHY, peer__memory=FAIL, **NO_UCX),
-        "node-peermem-none-0-decode-b": changed(HEALTHY, peer__memory=FAIL, **NO_UCX)}, "blocked", "gpudirect"),
+        # The known-trouble row platform-dmabuf-kernel-too-old (open driver, kernel < 5.12) too.
+        "node-peermem-none-0-decode-b": changed(HEALTHY, peer__memory=FAIL, **NO_UCX,
+                                                **{"gpudirect-dmabuf": FAIL})}, "blocked", "gpudirect"),
     "node-port-init": ({
         # UCX is pinned to the INIT port on pod a: the port state (fabric) blocks, not nvlink.
         "node-port-init-0-decode-a": changed(HEALTHY, **{"port mlx5_3:1": FAIL, "UCX_NET_DEVICES": FAIL}),
@@ -78,11 +80,11 @@ SCENARIOS = {
         "node-ucx-tcp-only-0-decode-a": changed(HEALTHY, transports=FAIL, version=WARN, ucx__gpudirect=WARN)},
         "blocked", "ucx"),
     "node-ucx-env-no-rdma": ({
-        "node-ucx-env-no-rdma-0-decode-a": changed(HEALTHY, transports=FAIL),
+        "node-ucx-env-no-rdma-0-decode-a": changed(HEALTHY, transports=FAIL, **{"ucx-tls": WARN}),
         "node-ucx-env-no-rdma-0-decode-b": changed(HEALTHY, UCX_NET_DEVICES=FAIL)}, "blocked", "ucx"),
     "node-ucx-kv-caps": ({
         "node-ucx-kv-caps-0-decode-a": changed(HEALTHY, transports=FAIL),
-        "node-ucx-kv-caps-0-decode-b": changed(HEALTHY, UCX_TLS=FAIL)}, "blocked", "ucx"),
+        "node-ucx-kv-caps-0-decode-b": changed(HEALTHY, UCX_TLS=FAIL, **{"ucx-tls": FAIL})}, "blocked", "ucx"),
     "node-gpu-rails": ({
         "node-gpu-rails-0-decode-a": changed(HEALTHY, nic__affinity=OK, gpu__rails=WARN)}, "unconfirmed", "nvlink"),
     "node-vm": ({

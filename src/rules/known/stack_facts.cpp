@@ -127,6 +127,27 @@ int active_ports(const probe::NodeFacts& node, std::string& link_layer) {
   return n;
 }
 
+// "true" where the pod's GPUs reach each other over NVLink (an NV# cell between two GPUs of
+// nvidia-smi topo -m, or an active link in nvidia-smi nvlink -s), "false" where two or more GPUs
+// were read and none does; "" (unknown) with one GPU or nothing read.
+std::string nvlink_local(const probe::NodeFacts& node) {
+  if (node.nvlink && !node.nvlink->gpus.empty())
+    for (const auto& g : node.nvlink->gpus)
+      for (const auto& l : g.links)
+        if (l.active)
+          return "true";
+  if (!node.topo)
+    return "";
+  const auto gpus = node.topo->gpu_rows();
+  if (gpus.size() < 2)
+    return "";
+  for (const auto* row : gpus)
+    for (std::size_t c = 0; c < row->links.size() && c < node.topo->columns.size(); ++c)
+      if (row->links[c].kind == probe::TopoLinkKind::nvlink)
+        return "true";
+  return "false";
+}
+
 std::string peermem(const probe::NodeFacts& node) {
   if (node.peer_memory.nvidia_peermem)
     return "nvidia_peermem";
@@ -216,11 +237,14 @@ void add_node(FactMap& facts, const probe::NodeFacts& node) {
 }
 
 void add_nixl(FactMap& facts, const probe::NixlFacts& nixl) {
+  // The stack probe's dist-info reading comes first (the `nixl` wheel, each nixl-cuXX wheel);
+  // the NIXL probe's one version (a wheel's METADATA or nixl-versions.txt) fills what it left.
   if (nixl.versions.nixl) {
-    facts.set("version.nixl", *nixl.versions.nixl);
+    if (!facts.get("version.nixl"))
+      facts.set("version.nixl", *nixl.versions.nixl);
     std::string wheel = text::lower(nixl.versions.nixl_package);
     std::replace(wheel.begin(), wheel.end(), '_', '-');
-    if (wheel.starts_with("nixl-"))
+    if (wheel.starts_with("nixl-") && !facts.get("version." + wheel))
       facts.set("version." + wheel, *nixl.versions.nixl);
   }
   if (nixl.versions.ucx && !facts.get("version.ucx"))
@@ -272,7 +296,7 @@ FactMap pod_facts(const probe::NodeFacts& node, const probe::NixlFacts& nixl,
     add_env(facts, probe::parse_whole_env(t->output), node.script_complete);
   else
     add_env(facts, node.transport_env, false);
-  add_stack(facts, stack_versions(node));  // first: the probe's own readings below win
+  add_stack(facts, stack_versions(node));  // first: the NIXL probe fills only what it left
   add_node(facts, node);
   add_nixl(facts, nixl);
   std::optional<std::string> engine_config;
@@ -336,7 +360,7 @@ bool provided_fact(std::string_view name) {
                                                       "event.reason",
                                                       "event.message",
                                                       "event.type",
-                                                      "version.kernel"};
+                                                      "nvlink.local"};
   if (std::find(exact.begin(), exact.end(), name) != exact.end())
     return true;
   static const std::array<std::string_view, 17> versions{

@@ -38,7 +38,8 @@ void add_pod(knowledge::FactMap& facts, const PodNetwork& pod);
 // gpu.*, nic.count, fabric.link_layer, nvlink.multinode, platform.efa, peermem.module,
 // version.driver, version.kernel, version.ucx (ucx_info -v).
 void add_node(knowledge::FactMap& facts, const probe::NodeFacts& node);
-// version.nixl, version.nixl-cuXX, version.ucx (else), from the NIXL probe.
+// version.nixl, version.nixl-cuXX, version.ucx from the NIXL probe, where add_stack and add_node
+// (called first) left them unknown.
 void add_nixl(knowledge::FactMap& facts, const probe::NixlFacts& nixl);
 // version.<lib> for each library whose copies agree (stack_versions.hpp).
 void add_stack(knowledge::FactMap& facts, const probe::StackVersions& stack);

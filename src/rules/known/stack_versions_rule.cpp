@@ -2,6 +2,7 @@
 
 #include "util/join.hpp"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -48,9 +49,17 @@ std::optional<report::Finding> stack_versions_finding(const probe::StackVersions
                                                       const KvBackends& backends) {
   if (!stack.read)
     return std::nullopt;
+  // Unknown versions are listed where the image holds a KV library the probe could name (a
+  // wheel, a system UCX, libfabric, NCCL, Mooncake); an image with none of them says so in the
+  // nixl layer's own install and versions findings.
+  const bool any_kv_library =
+      std::any_of(stack.copies.begin(), stack.copies.end(), [](const auto& c) {
+        return c.first.starts_with("nixl") || c.first == "ucx.system" || c.first == "libfabric" ||
+               c.first.starts_with("nccl") || c.first == "mooncake";
+      });
   std::vector<std::string> unknown;
   for (const auto& lib : needed(backends))
-    if (!facts.get("version." + lib))
+    if (any_kv_library && !facts.get("version." + lib))
       unknown.push_back(lib);
   const auto disagree = disagreements(stack);
   if (disagree.empty() && unknown.empty())

@@ -14,7 +14,7 @@ Pod fields:
   containers: [ {"name": "main", "image": "...", "env": {K: V}, "running": true,
                  "reason": "ContainerCreating", "command": [...], "args": [...]} ]
                (first is the default; command/args appear in the pod spec only)
-  host_ipc, host_pid (false) -- spec.hostIPC / spec.hostPID
+  host_ipc, host_pid, host_network (false) -- spec.hostIPC / spec.hostPID / spec.hostNetwork
   root: [layer, ...]     -- folders under tests/e2e/roots/, copied in order
   files: {"rel/path": "content"}  -- inline files written after the layers
   fixtures: {"rel/path": "transfer/x.txt"} -- files copied from tests/fixtures after the layers
@@ -165,7 +165,8 @@ class Pod:
                 "serviceAccountName": "default"}
         if s["node"]:
             spec["nodeName"] = s["node"]
-        for field, key in (("host_ipc", "hostIPC"), ("host_pid", "hostPID")):
+        for field, key in (("host_ipc", "hostIPC"), ("host_pid", "hostPID"),
+                           ("host_network", "hostNetwork")):
             if s.get(field):
                 spec[key] = True
         return {"kind": "Pod", "apiVersion": "v1",

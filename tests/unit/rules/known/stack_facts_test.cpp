@@ -96,6 +96,11 @@ TEST_CASE("known: stack versions into facts; nixl wheels that disagree warn, nev
   REQUIRE(unknown);
   CHECK_FALSE(unknown->required);
   CHECK(unknown->detail == "version unknown: ucx (no known-trouble row can place it)");
+  // An image where the probe named no KV library at all: nothing said here.
+  probe::StackVersions bare;
+  bare.read = true;
+  bare.add("kernel", "6.8.0", "/proc/sys/kernel/osrelease");
+  CHECK_FALSE(rules::known::stack_versions_finding(bare, FactMap{}, b));
 }
 
 TEST_CASE("known: pair facts carry both pods' facts under their role") {
