@@ -1,8 +1,8 @@
 #include "check/all_check.hpp"
 
-#include "check/known_trouble_pods.hpp"
 #include "check/env_check.hpp"
 #include "check/env_live_check.hpp"
+#include "check/known_trouble_pods.hpp"
 #include "check/nixl_check.hpp"
 #include "check/node_check.hpp"
 #include "check/pod_pipeline.hpp"

@@ -7,9 +7,9 @@
 #include "check/recipe_targets.hpp"
 #include "outside/argv.hpp"
 #include "probe/nixl/nixl_script.hpp"
-#include "probe/stack/stack_script.hpp"
 #include "probe/node_probe.hpp"
 #include "probe/node_script.hpp"
+#include "probe/stack/stack_script.hpp"
 #include "rules/pair/pair_link.hpp"
 #include "rules/pair/same_node.hpp"
 
