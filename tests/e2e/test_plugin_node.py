@@ -81,7 +81,9 @@ SCENARIOS = {
         "blocked", "ucx"),
     "node-ucx-env-no-rdma": ({
         "node-ucx-env-no-rdma-0-decode-a": changed(HEALTHY, transports=FAIL, **{"ucx-tls": WARN}),
-        "node-ucx-env-no-rdma-0-decode-b": changed(HEALTHY, UCX_NET_DEVICES=FAIL)}, "blocked", "ucx"),
+        # and the known-trouble row ucx-net-devices-without-port (a device without :port, UCX < 1.21)
+        "node-ucx-env-no-rdma-0-decode-b": changed(HEALTHY, UCX_NET_DEVICES=FAIL,
+                                                   **{"ucx-net-devices": WARN})}, "blocked", "ucx"),
     "node-ucx-kv-caps": ({
         "node-ucx-kv-caps-0-decode-a": changed(HEALTHY, transports=FAIL),
         "node-ucx-kv-caps-0-decode-b": changed(HEALTHY, UCX_TLS=FAIL, **{"ucx-tls": FAIL})}, "blocked", "ucx"),

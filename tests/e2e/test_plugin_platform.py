@@ -18,13 +18,17 @@ EFA = {"ports": OK, "nic pcie": OK, "devices": OK, "verbs": SKIP, "memlock": OK,
 
 # scenario -> ({pod: {check: status}}, verdict, verdict layer)
 SCENARIOS = {
+    # The known-trouble row ucx-tls-without-rdma-on-rdma-fabric: UCX_TLS=cuda_copy,cuda_ipc,tcp
+    # beside InfiniBand ports.
     "node-mnnvl": ({
-        "node-mnnvl-0-prefill-ok": MNNVL,
-        "node-mnnvl-0-decode-noimex": dict(MNNVL, **{"imex channel": FAIL}),
-        "node-mnnvl-0-decode-fabric": dict(MNNVL, **{"gpu fabric": FAIL})}, "blocked", "nvlink"),
+        "node-mnnvl-0-prefill-ok": dict(MNNVL, **{"ucx-tls": WARN}),
+        "node-mnnvl-0-decode-noimex": dict(MNNVL, **{"imex channel": FAIL, "ucx-tls": WARN}),
+        "node-mnnvl-0-decode-fabric": dict(MNNVL, **{"gpu fabric": FAIL, "ucx-tls": WARN})}, "blocked", "nvlink"),
+    # The known-trouble row ucx-nixl-ucx-backend-on-efa: NIXL's default UCX backend on EFA.
     "node-efa": ({
-        "node-efa-0-prefill-ok": EFA,
-        "node-efa-0-decode-nofi": dict(EFA, **{"libfabric efa": FAIL})}, "blocked", "rdma-access"),
+        "node-efa-0-prefill-ok": dict(EFA, **{"nixl-backend": WARN}),
+        "node-efa-0-decode-nofi": dict(EFA, **{"libfabric efa": FAIL, "nixl-backend": WARN})},
+        "blocked", "rdma-access"),
     "node-pcie": ({
         "node-pcie-0-prefill-ok": PCIE,
         "node-pcie-0-decode-x8": dict(PCIE, **{"nic pcie": WARN, "iommu": WARN})}, "unconfirmed", "fabric"),
