@@ -61,13 +61,12 @@ void use_leader_backends(PodRun& run, bool pods_named) {
   }
 }
 
-// The namespaces the proxy lets exec into: those of the pods that will be exec'd.
+// The namespaces the proxy lets exec and reads into: those of the target pods (every one's log
+// and events are read; only probeable ones are exec'd).
 std::vector<std::string> exec_namespaces(const std::vector<kube::PodInfo>& pods) {
   std::vector<std::string> names;
-  for (const auto& pod : pods) {
-    if (pod.probeable())
-      names.push_back(pod.namespace_);
-  }
+  for (const auto& pod : pods)
+    names.push_back(pod.namespace_);
   return names;
 }
 
@@ -96,8 +95,13 @@ Expected<PodRun> run_pods(const Options& options, const std::vector<std::string>
   }
   run.pod_exec =
       std::make_shared<PodExec>(run.session.base, options.run.transport, exec_namespaces(run.pods));
-  for (auto& probe : probe_pods(run.session, *run.pod_exec, run.pods, script, options.run)) {
-    ProbedPod p{std::move(probe), {}, false, {}, {}, {}};
+  ReadLimits reads;
+  reads.deadline = options.run.timeout;
+  for (auto& probe :
+       probe_pods(run.session, *run.pod_exec, run.pods, script, options.run, &reads)) {
+    ProbedPod p{std::move(probe), {}, false, {}, {}, {}, {}};
+    if (p.probe.reads)
+      p.evidence = judge_reads(*p.probe.reads, p.probe.pod, first_layer);
     p.parsed = start_target(p.probe, first_layer, options.run, p.target);
     if (p.parsed) {
       const auto sections = probe::split_sections(p.probe.result->out);  // once for both
@@ -150,8 +154,8 @@ void add_pair_link_findings(PodRun& run, const std::vector<rules::PairCandidate>
   }
 }
 
-Expected<report::Report> pods_report(const Options& options, bool with_nixl, report::Layer first_layer,
-                                     JudgePods judge) {
+Expected<report::Report> pods_report(const Options& options, bool with_nixl,
+                                     report::Layer first_layer, JudgePods judge) {
   auto deployments = recipe_deployments(options.targets.recipe);
   if (!deployments) {
     return deployments.error();
@@ -173,6 +177,12 @@ void add_pod_targets(PodRun& run, report::Report& report) {
   const auto kubectl = outside::printable_argv(run.session.base);
   for (auto& p : run.probed) {
     const auto& pod = p.probe.pod;
+    for (auto& f : p.evidence.findings) {
+      if (shown_in_mode(report.mode, f.layer))
+        p.target.findings.push_back(std::move(f));
+    }
+    if (!p.evidence.facts.empty())
+      p.target.facts["logs"] = std::move(p.evidence.facts);
     make_runnable(p.target, {kubectl, pod.name, pod.namespace_, pod.container, pod.node});
     report.targets.push_back(std::move(p.target));
   }

@@ -4,6 +4,7 @@
 
 #include "check/kube_session.hpp"
 #include "check/options.hpp"
+#include "check/pod_evidence.hpp"
 #include "check/pod_exec.hpp"
 #include "check/pod_probe.hpp"
 #include "probe/facts.hpp"
@@ -26,15 +27,16 @@ struct ProbedPod {
   probe::NodeFacts node;
   probe::NixlFacts nixl;
   rules::KvBackends backends;  // from the probed env and the pod spec's command line
+  PodEvidence evidence;        // what its log and events say (pod_evidence.hpp)
 };
 
 struct PodRun {
   KubeSession session;
-  std::shared_ptr<PodExec> pod_exec;  // every exec of the run (probes, transfer tests)
-  std::string described;             // "deployment x"
-  std::vector<kube::PodInfo> pods;   // the selected worker pods
-  std::vector<ProbedPod> probed;     // same order as pods
-  bool disagg = false;               // prefill and decode pods among them
+  std::shared_ptr<PodExec> pod_exec;   // every exec of the run (probes, transfer tests)
+  std::string described;               // "deployment x"
+  std::vector<kube::PodInfo> pods;     // the selected worker pods
+  std::vector<ProbedPod> probed;       // same order as pods
+  bool disagg = false;                 // prefill and decode pods among them
   std::vector<std::string> elsewhere;  // no pod matched: where worker pods do run (next steps)
 };
 
@@ -55,8 +57,9 @@ void add_same_node_findings(PodRun& run);
 // layer, MTU, IB subnet, RoCE GIDs).
 void add_pair_link_findings(PodRun& run, const std::vector<rules::PairCandidate>& candidates);
 
-// Moves each probed pod's target into the report, its next steps made runnable as printed
-// (next_commands.hpp: the pod, node and kubectl flags filled in).
+// Moves each probed pod's target into the report with what its log and events say (the
+// findings of the layers the report's mode shows, facts.logs), its next steps made runnable as
+// printed (next_commands.hpp: the pod, node and kubectl flags filled in).
 void add_pod_targets(PodRun& run, report::Report& report);
 
 // The node script, with the NIXL fragment when the mode needs it.
@@ -65,7 +68,7 @@ std::string probe_script(bool with_nixl);
 // A pod mode whole: the pods of `--recipe`'s deployments (or the user's targets) probed with the
 // script, judged by `judge`, one target each in the report.
 using JudgePods = void (*)(PodRun& run, const Options& options, report::Report& report);
-Expected<report::Report> pods_report(const Options& options, bool with_nixl, report::Layer first_layer,
-                                     JudgePods judge);
+Expected<report::Report> pods_report(const Options& options, bool with_nixl,
+                                     report::Layer first_layer, JudgePods judge);
 
 }  // namespace icheck::check

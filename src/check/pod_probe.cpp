@@ -71,12 +71,12 @@ std::string section_nonce() {
 
 std::vector<PodProbe> probe_pods(const KubeSession& session, PodExec& pod_exec,
                                  const std::vector<kube::PodInfo>& pods, const std::string& script,
-                                 const RunOptions& run) {
+                                 const RunOptions& run, const ReadLimits* reads) {
   std::vector<PodProbe> probes;
   std::vector<std::size_t> runnable;
   for (const auto& pod : pods) {
-    probes.push_back({pod, std::nullopt, {}});
-    if (pod.probeable()) {
+    probes.push_back({pod, std::nullopt, {}, std::nullopt});
+    if (pod.probeable() || reads != nullptr) {
       runnable.push_back(probes.size() - 1);
     }
   }
@@ -96,19 +96,24 @@ std::vector<PodProbe> probe_pods(const KubeSession& session, PodExec& pod_exec,
   exec::FanoutOptions fan{run.parallel, progress.callback()};
   exec::parallel_for(runnable.size(), fan, [&](std::size_t i) {
     auto& probe = probes[runnable[i]];
-    exec::ChildSpec spec;
-    spec.argv = kube::exec_argv(session.base, probe.pod.namespace_, probe.pod.name,
-                                probe.pod.container, bounded_script);
-    spec.deadline = run.timeout;
-    spec.output_cap = run.output_cap;
-    spec.read_only = true;
-    probe.result = pod_exec.run(spec);
-    keep_whole_output(*probe.result);
-    if (lost_output(*probe.result) && exec::interrupt_signal() == 0) {
-      probe.result = pod_exec.run(spec);  // read-only and idempotent: once more
+    if (probe.pod.probeable()) {
+      exec::ChildSpec spec;
+      spec.argv = kube::exec_argv(session.base, probe.pod.namespace_, probe.pod.name,
+                                  probe.pod.container, bounded_script);
+      spec.deadline = run.timeout;
+      spec.output_cap = run.output_cap;
+      spec.read_only = true;
+      probe.result = pod_exec.run(spec);
       keep_whole_output(*probe.result);
+      if (lost_output(*probe.result) && exec::interrupt_signal() == 0) {
+        probe.result = pod_exec.run(spec);  // read-only and idempotent: once more
+        keep_whole_output(*probe.result);
+      }
+      probe.failure = classify(session, probe.pod, *probe.result, run);
     }
-    probe.failure = classify(session, probe.pod, *probe.result, run);
+    if (reads != nullptr && exec::interrupt_signal() == 0) {
+      probe.reads = read_pod(pod_exec, session, probe.pod, *reads);
+    }
     progress.finished(i);
   });
   progress.clear();

@@ -4,6 +4,7 @@
 
 #include "check/kube_session.hpp"
 #include "check/pod_exec.hpp"
+#include "check/pod_read.hpp"
 #include "exec/child.hpp"
 #include "kube/exec_failure.hpp"
 #include "kube/pods.hpp"
@@ -18,12 +19,14 @@ struct PodProbe {
   kube::PodInfo pod;
   std::optional<exec::ChildResult> result;  // absent: not probeable, never exec'd
   kube::ExecFailure failure;                // kind none: the script ran and exited 0
+  std::optional<PodReads> reads;            // its log and events (pod_read.hpp), when asked
 };
 
-// Each exec goes through `pod_exec` (either transport).
+// Each exec goes through `pod_exec` (either transport). With `reads`, every pod's log and
+// events are read in the same pass (pod_read.hpp), also of pods that cannot be probed.
 std::vector<PodProbe> probe_pods(const KubeSession& session, PodExec& pod_exec,
                                  const std::vector<kube::PodInfo>& pods, const std::string& script,
-                                 const RunOptions& run);
+                                 const RunOptions& run, const ReadLimits* reads = nullptr);
 
 exec::ChildResult probe_local(const std::string& script, const RunOptions& run);
 

@@ -34,7 +34,7 @@ void add_connection_flags(std::vector<std::string>& argv, const KubeFlags& flags
   add(argv, "--v", flags.verbosity);
 }
 
-} // namespace
+}  // namespace
 
 std::string kubectl_program(const Environment& env) {
   return non_empty_env(env, "DYNAMO_ICHECK_KUBECTL").value_or("kubectl");
@@ -81,6 +81,24 @@ std::vector<std::string> exec_argv(std::vector<std::string> base, const std::str
   return base;
 }
 
+std::vector<std::string> logs_argv(std::vector<std::string> base, const std::string& namespace_,
+                                   const std::string& pod, const std::string& container,
+                                   bool previous, long tail_lines, long limit_bytes) {
+  base.insert(base.end(), {"logs", pod, "-n", namespace_, "-c", container,
+                           "--tail=" + std::to_string(tail_lines),
+                           "--limit-bytes=" + std::to_string(limit_bytes), "--timestamps"});
+  if (previous)
+    base.push_back("--previous");
+  return base;
+}
+
+std::vector<std::string> events_argv(std::vector<std::string> base, const std::string& namespace_,
+                                     const std::string& pod) {
+  base.insert(base.end(), {"get", "events", "-n", namespace_, "--field-selector",
+                           "involvedObject.name=" + pod, "-o", "json"});
+  return base;
+}
+
 std::optional<ExecArgv> parse_exec_argv(const std::vector<std::string>& argv,
                                         const std::vector<std::string>& base) {
   if (argv.size() < base.size() + 5 || !std::equal(base.begin(), base.end(), argv.begin()))
@@ -107,4 +125,4 @@ std::optional<ExecArgv> parse_exec_argv(const std::vector<std::string>& argv,
   return e;
 }
 
-} // namespace icheck::kube
+}  // namespace icheck::kube

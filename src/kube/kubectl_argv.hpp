@@ -34,6 +34,16 @@ std::vector<std::string> exec_argv(std::vector<std::string> base, const std::str
                                    const std::string& pod, const std::string& container,
                                    const std::string& script);
 
+// base + logs POD -n NS -c C --tail=N --limit-bytes=B --timestamps [--previous]: bounded, never
+// --follow (the kubectl transport's read of a worker's log).
+std::vector<std::string> logs_argv(std::vector<std::string> base, const std::string& namespace_,
+                                   const std::string& pod, const std::string& container,
+                                   bool previous, long tail_lines, long limit_bytes);
+
+// base + get events -n NS --field-selector involvedObject.name=POD -o json
+std::vector<std::string> events_argv(std::vector<std::string> base, const std::string& namespace_,
+                                     const std::string& pod);
+
 // What `base + exec POD -n NS [-c C] [-i] -- COMMAND...` asks for (the argv exec_argv and the
 // transfer plans build), so that the same exec can go another way than a kubectl child.
 struct ExecArgv {
@@ -48,4 +58,4 @@ struct ExecArgv {
 std::optional<ExecArgv> parse_exec_argv(const std::vector<std::string>& argv,
                                         const std::vector<std::string>& base);
 
-} // namespace icheck::kube
+}  // namespace icheck::kube

@@ -35,6 +35,8 @@ class TestRbac(unittest.TestCase):
                  for g in rule["apiGroups"] for r in rule["resources"]}
         self.assertEqual(rules, {("", "pods"): ["get", "list"],
                                  ("", "pods/exec"): ["create", "get"],
+                                 ("", "pods/log"): ["get"],
+                                 ("", "events"): ["list"],
                                  ("nvidia.com", "dynamographdeployments"): ["get", "list"]})
 
     def test_exactly_the_role_is_enough(self):

@@ -15,6 +15,14 @@ Pod fields:
                  "reason": "ContainerCreating", "command": [...], "args": [...]} ]
                (first is the default; command/args appear in the pod spec only)
   host_ipc, host_pid, host_network (false) -- spec.hostIPC / spec.hostPID / spec.hostNetwork
+  log: "text" or ["line", ...] -- the first container's log (GET pods/log), each line written
+                            one second after the one before, from 2026-12-03T10:00:00Z
+  log_fixture: "logs/x.log" -- the same from a file under tests/fixtures (its # source: line dropped)
+  previous_log, previous_log_fixture -- its previous instance's log (pods/log?previous=true)
+  restart_count: 0       -- the first container's restartCount
+  events: [ {"type": "Warning", "reason": "...", "message": "...", "count": 1,
+             "time": "2026-12-03T10:04:31Z"} ] -- the pod's events (GET events, fieldSelector
+                            involvedObject.name)
   root: [layer, ...]     -- folders under tests/e2e/roots/, copied in order
   files: {"rel/path": "content"}  -- inline files written after the layers
   fixtures: {"rel/path": "transfer/x.txt"} -- files copied from tests/fixtures after the layers
@@ -112,6 +120,41 @@ class Pod:
         self.exec = deep_merge(EXEC_DEFAULTS, spec.get("exec", {}))
         self.uid = spec.get("uid") or str(_uuid_from(self.namespace + "/" + self.name))
 
+    def log_lines(self, cname, previous):
+        """[(time, text)] of a container's current or previous log; None where the kubelet
+        has none (never started; never restarted)."""
+        first = self.spec["containers"][0]["name"] == cname
+        c = self.container(cname)
+        if previous:
+            if not first or not self.spec.get("restart_count"):
+                return None
+            text = _log_text(self.spec, "previous_log")
+            start = 0
+        else:
+            ran = c.get("running", self.spec["phase"] == "Running") or (first and self.spec.get("restart_count"))
+            if not ran or not self.spec["node"]:
+                return None
+            text = _log_text(self.spec, "log") if first else ""
+            start = 3600
+        lines = text.splitlines()
+        return [("2026-12-03T%02d:%02d:%02d.%09dZ" % (10 + (start + i) // 3600, (start + i) // 60 % 60,
+                                                     (start + i) % 60, 1000 * i), line)
+                for i, line in enumerate(lines)]
+
+    def events_k8s(self):
+        out = []
+        for i, e in enumerate(self.spec.get("events", [])):
+            t = e.get("time", "2026-12-03T10:04:31Z")
+            out.append({"metadata": {"name": "%s.%016x" % (self.name, i + 1), "namespace": self.namespace,
+                                     "resourceVersion": str(100 + i)},
+                        "involvedObject": {"kind": "Pod", "namespace": self.namespace, "name": self.name,
+                                           "uid": self.uid, "apiVersion": "v1"},
+                        "reason": e["reason"], "message": e["message"],
+                        "source": {"component": e.get("component", "kubelet"), "host": self.spec["node"] or ""},
+                        "firstTimestamp": t, "lastTimestamp": t, "count": e.get("count", 1),
+                        "type": e.get("type", "Warning"), "reportingComponent": e.get("component", "kubelet")})
+        return out
+
     def container(self, name):
         for c in self.spec["containers"]:
             if c["name"] == name:
@@ -134,7 +177,7 @@ class Pod:
             running = c.get("running", s["phase"] == "Running")
             st = {"name": c["name"], "image": containers[-1]["image"],
                   "ready": bool(running and s["ready"]), "started": bool(running),
-                  "restartCount": 0}
+                  "restartCount": s.get("restart_count", 0) if c is s["containers"][0] else 0}
             if running:
                 st["state"] = {"running": {"startedAt": created}}
                 st["containerID"] = "containerd://" + hashlib.sha256(
@@ -174,6 +217,17 @@ class Pod:
                              "resourceVersion": "1", "creationTimestamp": created,
                              "labels": dict(s["labels"])},
                 "spec": spec, "status": status}
+
+
+def _log_text(spec, field):
+    """A log field: inline text or lines, else the file named by FIELD_fixture (tests/fixtures,
+    first line '# source: ...' or '# synthetic: ...' dropped)."""
+    if field + "_fixture" in spec:
+        with open(os.path.join(FIXTURES_DIR, spec[field + "_fixture"]), errors="replace") as f:
+            text = f.read()
+        return text.split("\n", 1)[1] if text.startswith("# ") else text
+    value = spec.get(field, "")
+    return "\n".join(value) if isinstance(value, list) else value
 
 
 def _uuid_from(text):

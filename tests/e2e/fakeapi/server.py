@@ -36,6 +36,9 @@ API_V1 = {"kind": "APIResourceList", "groupVersion": "v1", "resources": [
      "verbs": ["get", "list"], "shortNames": ["ns"]},
     {"name": "pods/exec", "singularName": "", "namespaced": True, "kind": "PodExecOptions",
      "verbs": ["create", "get"]},
+    {"name": "pods/log", "singularName": "", "namespaced": True, "kind": "Pod", "verbs": ["get"]},
+    {"name": "events", "singularName": "event", "namespaced": True, "kind": "Event",
+     "verbs": ["get", "list"], "shortNames": ["ev"]},
 ]}
 
 
@@ -207,6 +210,10 @@ class Handler(BaseHTTPRequestHandler):
                 return self.get_pod(ns, parts[5])
             if len(parts) == 7 and parts[6] == "exec":
                 return self.exec_ws(ns, parts[5])
+            if len(parts) == 7 and parts[6] == "log":
+                return self.pod_log(ns, parts[5])
+        if len(parts) == 5 and parts[:3] == ["api", "v1", "namespaces"] and parts[4] == "events":
+            return self.list_events(parts[3])
         return self.not_found()
 
     def do_POST(self):
@@ -260,6 +267,75 @@ class Handler(BaseHTTPRequestHandler):
             return self.send_json(404, status(404, "NotFound", 'pods "%s" not found' % name,
                                               {"name": name, "kind": "pods"}))
         self.send_json(200, pod.to_k8s())
+
+    # -- logs and events --
+    def send_text(self, code, text):
+        body = text.encode()
+        self.send_response(code)
+        self.send_header("Content-Type", "text/plain")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def pod_log(self, ns, name):
+        """GET pods/log as the kubelet answers it: tailLines, then limitBytes from the start of
+        what is left, timestamps=true prefixes each line with its RFC 3339 time; previous=true
+        reads the container's last instance (400 when it never restarted); follow is refused
+        (the plugin must never ask for it)."""
+        pod = self.server.scenario.find(ns, name)
+        if not pod:
+            return self.send_json(404, status(404, "NotFound", 'pods "%s" not found' % name,
+                                              {"name": name, "kind": "pods"}))
+        q = lambda k, d="": self.query.get(k, [d])[0]
+        if q("follow") in ("true", "1"):
+            return self.send_json(400, status(400, "BadRequest", "fakeapi: follow is not served"))
+        names = [c["name"] for c in pod.spec["containers"]]
+        cname = q("container") or (names[0] if len(names) == 1 else "")
+        if not cname:
+            return self.send_json(400, status(400, "BadRequest", "a container name must be specified for pod %s, "
+                                              "choose one of: [%s]" % (name, " ".join(names))))
+        if cname not in names:
+            return self.send_json(400, status(400, "BadRequest", "container %s is not valid for pod %s"
+                                              % (cname, name)))
+        lines = pod.log_lines(cname, q("previous") in ("true", "1"))
+        if lines is None:
+            c = pod.container(cname)
+            if q("previous") in ("true", "1"):
+                msg = 'previous terminated container "%s" in pod "%s" not found' % (cname, name)
+            else:
+                msg = 'container "%s" in pod "%s" is waiting to start: %s' % (
+                    cname, name, c.get("reason", "ContainerCreating"))
+            return self.send_json(400, status(400, "BadRequest", msg))
+        if q("tailLines"):
+            n = int(q("tailLines"))
+            lines = lines[-n:] if n > 0 else []
+        if q("timestamps") in ("true", "1"):
+            lines = ["%s %s" % (t, text) for t, text in lines]
+        else:
+            lines = [text for _t, text in lines]
+        text = "".join(line + "\n" for line in lines)
+        if q("limitBytes"):
+            text = text.encode()[:int(q("limitBytes"))].decode("utf-8", "replace")
+        self.send_text(200, text)
+
+    def list_events(self, ns):
+        """core/v1 EventList of the namespace, filtered by fieldSelector involvedObject.name=X
+        (the only field selector served) and bounded by limit."""
+        selector = self.query.get("fieldSelector", [""])[0]
+        wanted = None
+        if selector:
+            key, _, value = selector.partition("=")
+            if key != "involvedObject.name":
+                return self.send_json(400, status(400, "BadRequest",
+                                                  'fakeapi: field label not supported: %s' % key))
+            wanted = value
+        items = [e for p in self.server.scenario.select(ns, "") if wanted in (None, p.name)
+                 for e in p.events_k8s()]
+        limit = int(self.query.get("limit", ["0"])[0] or 0)
+        if limit > 0:
+            items = items[:limit]
+        self.send_json(200, {"kind": "EventList", "apiVersion": "v1",
+                             "metadata": {"resourceVersion": "1"}, "items": items})
 
     # -- exec --
     def exec_precheck(self, ns, name):

@@ -69,6 +69,16 @@ TEST_CASE("exec argv: one sh -c per pod in the chosen container") {
         Argv{"kubectl", "exec", "w-0", "-n", "dyn", "-c", "main", "--", "sh", "-c", "uname -r"});
 }
 
+TEST_CASE("logs and events argv: bounded, never --follow / the pod's events by field selector") {
+  CHECK(logs_argv({"kubectl"}, "dyn", "w-0", "main", false, 2000, 1048576) ==
+        Argv{"kubectl", "logs", "w-0", "-n", "dyn", "-c", "main", "--tail=2000",
+             "--limit-bytes=1048576", "--timestamps"});
+  CHECK(logs_argv({"kubectl"}, "dyn", "w-0", "main", true, 10, 20).back() == "--previous");
+  CHECK(events_argv({"kubectl"}, "dyn", "w-0") == Argv{"kubectl", "get", "events", "-n", "dyn",
+                                                       "--field-selector",
+                                                       "involvedObject.name=w-0", "-o", "json"});
+}
+
 TEST_CASE(
     "parse_exec_argv: exec_argv's and the transfer plans' shapes / anything else is not ours") {
   const Argv base{"kubectl", "--context=fake", "--token=t"};

@@ -1,0 +1,142 @@
+#include "rules/logs/signatures.hpp"
+
+#include "knowledge/evaluate.hpp"
+#include "knowledge/facts.hpp"
+#include "knowledge/finding.hpp"
+
+#include <map>
+
+namespace icheck::rules {
+namespace {
+
+struct Fired {
+  knowledge::Hit hit;
+  long more = 0;              // further lines or events of the same row
+  std::string evidence;       // where the shown one came from, e.g. "log (current container, T)"
+  std::string shown;          // the line or message, cut around the match
+  std::string what = "line";  // "line" | "event"
+};
+
+bool is_text_fact(const std::string& fact) {
+  return fact == "log.line" || fact == "event.message";
+}
+
+// Where the row's text condition matched, to cut the shown line around it.
+std::string shown_match(const knowledge::Row& row, const std::string& text,
+                        const std::string& fact) {
+  for (const auto& c : row.when) {
+    if (c.fact != fact || !is_text_fact(c.fact) || !c.regex)
+      continue;
+    std::smatch m;
+    if (std::regex_search(text, m, *c.regex))
+      return shown_around(text, static_cast<std::size_t>(m.position(0)),
+                          static_cast<std::size_t>(m.length(0)));
+  }
+  return shown_around(text, 0, 0);
+}
+
+void take(std::map<std::string, Fired>& fired, std::vector<std::string>& order, knowledge::Hit hit,
+          long weight, std::string evidence, std::string shown, std::string what) {
+  const auto& id = hit.row->id;
+  auto it = fired.find(id);
+  if (it == fired.end()) {
+    order.push_back(id);
+    fired.emplace(id, Fired{std::move(hit), weight - 1, std::move(evidence), std::move(shown),
+                            std::move(what)});
+    return;
+  }
+  // The latest line says most about now: it replaces the shown one; earlier ones are counted.
+  it->second.more += weight;
+  it->second.evidence = std::move(evidence);
+  it->second.shown = std::move(shown);
+  it->second.hit = std::move(hit);
+}
+
+std::string with_time(std::string where, const std::string& time) {
+  return time.empty() ? where : where + ", " + time;
+}
+
+std::string plural(long n, const std::string& word) {
+  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
+
+}  // namespace
+
+std::string shown_around(const std::string& line, std::size_t at, std::size_t length,
+                         std::size_t most) {
+  if (line.size() <= most)
+    return line;
+  const std::size_t room = most > length ? most - length : 0;
+  std::size_t begin = at > room / 3 ? at - room / 3 : 0;
+  std::size_t end = std::min(line.size(), begin + most);
+  if (end == line.size() && end - begin < most)
+    begin = line.size() > most ? line.size() - most : 0;
+  auto continuation = [&](std::size_t i) {
+    return i < line.size() && (static_cast<unsigned char>(line[i]) & 0xC0) == 0x80;
+  };
+  while (continuation(begin))
+    ++begin;
+  while (end < line.size() && continuation(end))
+    --end;
+  return (begin > 0 ? "…" : "") + line.substr(begin, end - begin) + (end < line.size() ? "…" : "");
+}
+
+std::vector<report::Finding> signature_findings(const std::vector<knowledge::Row>& rows,
+                                                const WorkerEvidence& evidence) {
+  std::map<std::string, Fired> fired;
+  std::vector<std::string> order;
+  for (const auto& source : evidence.logs) {
+    for (const auto& line : source.text.lines) {
+      knowledge::FactMap facts;
+      facts.set("log.line", line.text);
+      facts.set("log.container", source.container);
+      for (auto& hit : knowledge::evaluate(rows, facts)) {
+        auto shown = shown_match(*hit.row, line.text, "log.line");
+        take(fired, order, std::move(hit), 1,
+             with_time("log, " + source.container + " container", line.time), std::move(shown),
+             "line");
+      }
+    }
+  }
+  for (const auto& event : evidence.events) {
+    knowledge::FactMap facts;
+    facts.set("event.reason", event.reason);
+    facts.set("event.message", event.message);
+    facts.set("event.type", event.type);
+    for (auto& hit : knowledge::evaluate(rows, facts)) {
+      auto shown = shown_match(*hit.row, event.message, "event.message");
+      auto where = "event " + event.type + " " + event.reason +
+                   (event.count > 1 ? " ×" + std::to_string(event.count) : "");
+      take(fired, order, std::move(hit), 1, with_time(where, event.time), std::move(shown),
+           "event");
+    }
+  }
+  std::vector<report::Finding> out;
+  for (const auto& id : order) {
+    const auto& f = fired.at(id);
+    auto finding = knowledge::to_finding(f.hit);
+    finding.detail += "; " + f.evidence + ": \"" + f.shown + "\"";
+    if (f.more > 0)
+      finding.detail += " (and " + plural(f.more, "more " + f.what) + ")";
+    out.push_back(std::move(finding));
+  }
+  return out;
+}
+
+boost::json::object evidence_facts(const WorkerEvidence& evidence,
+                                   const std::vector<report::Finding>& found) {
+  boost::json::object o;
+  for (const auto& source : evidence.logs) {
+    boost::json::object log;
+    log["lines"] = source.text.lines.size();
+    log["linesCut"] = source.text.cut;
+    log["truncated"] = source.truncated;
+    o[source.container] = std::move(log);
+  }
+  if (evidence.events_read)
+    o["events"] = evidence.events.size();
+  o["signatures"] = found.size();
+  return o;
+}
+
+}  // namespace icheck::rules
