@@ -170,6 +170,11 @@ void add_commands(CLI::App& app, CommandLine& line) {
   all->add_option("RECIPE_DIR", o.path, "Recipe folder")->required();
   add_probe_command(*all, line);
   add_transfer_flags(*all, line);
+  auto* logs =
+      app.add_subcommand("logs", "Saved worker logs and events against the known log signatures");
+  logs->add_option("PATH", o.path, "A saved log or events file, a folder of them, or - (stdin)")
+      ->required();
+  add_output_flags(*logs, line);
   app.add_subcommand("version", "Print the version, commit and the libraries it was built with");
   app.add_subcommand("options", "Print the Kubernetes options every command accepts");
 }

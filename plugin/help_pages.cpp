@@ -61,6 +61,16 @@ const std::map<std::string, CommandPage>& pages() {
           k + "all recipes/deepseek-r1/vllm/disagg --transfer -o json"}},
         "RECIPE_DIR [options]",
         true}},
+      {"logs",
+       {"Judges saved worker logs (kubectl logs output, support bundles, CI artifacts) and saved "
+        "events lists (kubectl get events -o json) against the same log signatures node, nixl "
+        "and all apply to the running pods: each known failure line in its layer, with its time "
+        "and the line itself. No known signature is no finding, never an ok.",
+        {{"# One saved log", k + "logs decode-0.log"},
+         {"# Every file of a support bundle, as JSON", k + "logs ./bundle -o json"},
+         {"# Straight from kubectl", "kubectl logs POD -c main --previous | " + k + "logs -"}},
+        "FILE|DIR|- [options]",
+        true}},
       {"version", {"", {{"# The version, commit and libraries", k + "version"}}, "", false}},
       {"options", {"", {{"", k + "options"}}, "", false}},
   };

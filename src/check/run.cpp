@@ -3,9 +3,12 @@
 #include "check/all_check.hpp"
 #include "check/env_check.hpp"
 #include "check/env_live_check.hpp"
+#include "check/logs_check.hpp"
 #include "check/nixl_check.hpp"
 #include "check/node_check.hpp"
 #include "check/stopped.hpp"
+
+#include <iostream>
 
 namespace icheck::check {
 namespace {
@@ -22,6 +25,9 @@ Expected<report::Report> dispatch(const Options& options) {
   }
   if (options.mode == "all") {
     return check_all(options);
+  }
+  if (options.mode == "logs") {
+    return check_logs(options.path, std::cin);
   }
   return Error{"unknown mode `" + options.mode + "`"};
 }

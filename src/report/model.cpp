@@ -40,43 +40,64 @@ int severity(Status s) {
 
 std::string_view to_string(Status s) {
   switch (s) {
-  case Status::ok: return "ok";
-  case Status::warn: return "warn";
-  case Status::fail: return "fail";
-  case Status::skipped: return "skipped";
+  case Status::ok:
+    return "ok";
+  case Status::warn:
+    return "warn";
+  case Status::fail:
+    return "fail";
+  case Status::skipped:
+    return "skipped";
   }
   return "?";
 }
 
 std::string_view to_string(Layer l) {
   switch (l) {
-  case Layer::env: return "env";
-  case Layer::fabric: return "fabric";
-  case Layer::rdma_access: return "rdma-access";
-  case Layer::gpudirect: return "gpudirect";
-  case Layer::nvlink: return "nvlink";
-  case Layer::ucx: return "ucx";
-  case Layer::nixl: return "nixl";
+  case Layer::env:
+    return "env";
+  case Layer::fabric:
+    return "fabric";
+  case Layer::rdma_access:
+    return "rdma-access";
+  case Layer::gpudirect:
+    return "gpudirect";
+  case Layer::nvlink:
+    return "nvlink";
+  case Layer::ucx:
+    return "ucx";
+  case Layer::nixl:
+    return "nixl";
   }
   return "?";
 }
 
 std::string_view to_string(TargetKind k) {
   switch (k) {
-  case TargetKind::pod: return "pod";
-  case TargetKind::local: return "local";
-  case TargetKind::manifest: return "manifest";
+  case TargetKind::pod:
+    return "pod";
+  case TargetKind::local:
+    return "local";
+  case TargetKind::manifest:
+    return "manifest";
+  case TargetKind::log:
+    return "log";
   }
   return "?";
 }
 
 std::string_view to_string(VerdictStatus v) {
   switch (v) {
-  case VerdictStatus::confirmed: return "confirmed";
-  case VerdictStatus::surface_ok: return "surface-ok";
-  case VerdictStatus::unconfirmed: return "unconfirmed";
-  case VerdictStatus::blocked: return "blocked";
-  case VerdictStatus::error: return "error";
+  case VerdictStatus::confirmed:
+    return "confirmed";
+  case VerdictStatus::surface_ok:
+    return "surface-ok";
+  case VerdictStatus::unconfirmed:
+    return "unconfirmed";
+  case VerdictStatus::blocked:
+    return "blocked";
+  case VerdictStatus::error:
+    return "error";
   case VerdictStatus::interrupted:
     return "interrupted";
   }
@@ -86,9 +107,12 @@ std::string_view to_string(VerdictStatus v) {
 int exit_code(VerdictStatus v) {
   switch (v) {
   case VerdictStatus::confirmed:
-  case VerdictStatus::surface_ok: return 0;
-  case VerdictStatus::unconfirmed: return 1;
-  case VerdictStatus::blocked: return 2;
+  case VerdictStatus::surface_ok:
+    return 0;
+  case VerdictStatus::unconfirmed:
+    return 1;
+  case VerdictStatus::blocked:
+    return 2;
   case VerdictStatus::error:
   case VerdictStatus::interrupted:
     return 3;

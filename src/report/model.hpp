@@ -3,7 +3,6 @@
 // Findings are judged facts; the verdict is derived from them, never stored by hand.
 
 #include <boost/json/value.hpp>
-
 #include <optional>
 #include <string>
 #include <string_view>
@@ -16,17 +15,23 @@ enum class Status { ok, warn, fail, skipped };
 // In the order the transport is built: a failure in an earlier layer explains later ones.
 enum class Layer { env, fabric, rdma_access, gpudirect, nvlink, ucx, nixl };
 
-enum class TargetKind { pod, local, manifest };
+// log: a saved log or events file judged offline (`logs FILE|DIR|-`).
+enum class TargetKind { pod, local, manifest, log };
+
+// A file the user named (a manifest or a saved log), not a pod or a machine.
+inline bool is_file(TargetKind k) {
+  return k == TargetKind::manifest || k == TargetKind::log;
+}
 
 struct Finding {
-  std::string name;   // short check name, e.g. "ports", "memlock", "UCX_TLS"
+  std::string name;  // short check name, e.g. "ports", "memlock", "UCX_TLS"
   // The name for scripts (-o wide, JSON), without spaces: "decode/UCX_TLS"; "" when it is the
   // name with its spaces as '-' (check_id).
   std::string id;
   Layer layer = Layer::env;
   Status status = Status::skipped;
-  std::string detail; // one line
-  std::string next;   // the exact next command or change, where one settles it
+  std::string detail;  // one line
+  std::string next;    // the exact next command or change, where one settles it
   // Optional checks (GDRCopy, informational listings) are shown but never make a
   // verdict worse than surface-ok.
   bool required = true;
@@ -38,16 +43,18 @@ struct Finding {
 // and a warn says why in parentheses.
 inline void off_kv_path(Finding& f, const std::string& why) {
   f.required = false;
-  if (f.status == Status::fail) f.status = Status::warn;
-  if (f.status == Status::warn) f.detail += " (" + why + ")";
+  if (f.status == Status::fail)
+    f.status = Status::warn;
+  if (f.status == Status::warn)
+    f.detail += " (" + why + ")";
 }
 
 struct Target {
   std::string name;
   TargetKind kind = TargetKind::pod;
-  std::string role;     // prefill, decode, worker, frontend, ... or "" when unknown
-  std::string multinode;  // "leader" or "worker" of a multinode worker; "" otherwise
-  std::string node;     // node name (pods), host name (local), path (manifest)
+  std::string role;        // prefill, decode, worker, frontend, ... or "" when unknown
+  std::string multinode;   // "leader" or "worker" of a multinode worker; "" otherwise
+  std::string node;        // node name (pods), host name (local), path (manifest)
   std::string namespace_;  // the pod's namespace; "" for a manifest or --local
   std::string summary;  // one line under the target heading, e.g. "8x H100 . 8x mlx5 400 Gb/s IB"
   std::vector<Finding> findings;
@@ -81,10 +88,10 @@ struct Verdict {
 };
 
 struct Report {
-  std::string mode;       // env, node, nixl, all
-  std::string context;    // kube context ("" for env without a cluster, or --local)
-  std::string namespace_; // namespace ("" likewise)
-  std::vector<std::string> header;       // extra heading words, e.g. "deployment x", "4 worker pods"
+  std::string mode;                 // env, node, nixl, all
+  std::string context;              // kube context ("" for env without a cluster, or --local)
+  std::string namespace_;           // namespace ("" likewise)
+  std::vector<std::string> header;  // extra heading words, e.g. "deployment x", "4 worker pods"
   std::vector<Target> targets;
   std::vector<std::string> limitations;  // mode-level limitations (e.g. aggregated deployment)
   std::vector<std::string> errors;       // inputs that could not be checked (bad files, ...)

@@ -58,7 +58,7 @@ std::string title_line(const Target& t, const RenderOptions& o) {
   head.push_back(
       {(t.role.empty() ? "-" : t.role) + (t.multinode.empty() ? "" : " " + t.multinode), ""});
   if (!t.node.empty()) {
-    head.push_back({(t.kind == TargetKind::manifest ? "file " : "node ") + t.node, ""});
+    head.push_back({(is_file(t.kind) ? "file " : "node ") + t.node, ""});
   }
   if (o.all_namespaces && !t.namespace_.empty()) {
     head.push_back({"namespace " + t.namespace_, ""});

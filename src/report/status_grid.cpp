@@ -219,7 +219,7 @@ std::string file_summary(const Report& report, const RenderOptions& options) {
       {{"FILE", ""}, {"STATUS", ""}, {"OK", ""}, {"WARN", ""}, {"FAIL", ""}, {"SKIPPED", ""}});
   std::size_t files = 0;
   for (const auto& t : report.targets) {
-    if (t.kind == TargetKind::manifest) {
+    if (is_file(t.kind)) {
       table.add_row(file_row(t));
       ++files;
     }

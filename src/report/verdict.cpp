@@ -44,6 +44,7 @@ std::string kind_plural(const Report& report, std::size_t n) {
                                  [&](const Target& t) { return t.kind != kind; });
   const std::string noun = mixed                          ? "target"
                            : kind == TargetKind::manifest ? "manifest"
+                           : kind == TargetKind::log      ? "log file"
                            : kind == TargetKind::pod      ? "pod"
                                                           : "machine";
   return noun + (n == 1 ? "" : "s");

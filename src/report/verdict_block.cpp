@@ -22,9 +22,7 @@ std::string names_label(const Report& report, const Verdict& v) {
   if (kinds.size() != 1) {
     return "targets";
   }
-  return kinds[0] == TargetKind::pod        ? "pods"
-         : kinds[0] == TargetKind::manifest ? "files"
-                                            : "hosts";
+  return kinds[0] == TargetKind::pod ? "pods" : is_file(kinds[0]) ? "files" : "hosts";
 }
 
 // "VERDICT  blocked  at rdma-access on 1 of 4 pods (devices: HCAs in sysfs but …)", and the

@@ -291,7 +291,7 @@ class BadInput(unittest.TestCase):
                 rc, out, err = run(*args)
                 self.assertEqual((rc, err), (0, ""))
                 self.assertIn("Usage:\n  kubectl dynamo-icheck [command] [options]", out)
-                for sub in ("env", "node", "nixl", "all", "version", "options"):
+                for sub in ("env", "node", "nixl", "all", "logs", "version", "options"):
                     self.assertIn("\n  " + sub + " ", out)
 
     def test_unknown_command_suggests(self):
@@ -360,7 +360,8 @@ class Cli(unittest.TestCase):
 
     def test_completion_of_words(self):
         no_cluster = {"KUBECONFIG": "/nonexistent"}
-        cases = (([""], ["env", "node", "nixl", "all", "version", "options"], 4),
+        cases = (([""], ["env", "node", "nixl", "all", "logs", "version", "options"], 4),
+                 (["logs", ""], [], 0),            # a saved log or folder: the shell completes files
                  (["n"], ["node", "nixl"], 4),
                  (["node", "-o", ""], ["table", "wide", "json", "yaml"], 4),
                  (["node", "--output=j"], ["--output=json"], 4),

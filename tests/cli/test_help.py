@@ -20,6 +20,7 @@ PAGES = {
     "node-help.txt": ["node", "--help"],
     "nixl-help.txt": ["nixl", "--help"],
     "all-help.txt": ["all", "--help"],
+    "logs-help.txt": ["logs", "--help"],
     "version-help.txt": ["version", "--help"],
     "options.txt": ["options"],
 }

@@ -138,3 +138,75 @@ class WithoutLogAccess(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class OfflineLogs(unittest.TestCase):
+    """`kubectl dynamo-icheck logs FILE|DIR|-`: the same rows on saved logs, no cluster."""
+
+    FIXTURES = os.path.join(harness.E2E_DIR, "..", "fixtures")
+
+    def run_logs(self, args, input=None):
+        import subprocess
+        r = subprocess.run([harness.plugin_path()] + ["logs"] + args, capture_output=True, text=True,
+                           input=input, timeout=120, env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"})
+        harness.check_report_output(args, r.stdout)
+        return r.returncode, r.stdout, r.stderr
+
+    def saved(self, text, name="decode-0.log"):
+        import tempfile
+        d = tempfile.mkdtemp(prefix="icheck-logs-")
+        self.addCleanup(__import__("shutil").rmtree, d)
+        with open(os.path.join(d, name), "w") as f:
+            f.write(text)
+        return d, os.path.join(d, name)
+
+    def test_a_saved_log_is_judged_with_the_pods_rows_and_contract(self):
+        with open(os.path.join(self.FIXTURES, "logs/healthy/vllm-nixl-connector-startup-vllm29369.log")) as f:
+            healthy = f.read().split("\n", 1)[1]
+        line = ("libfabric::efa:mr:efa_mr_reg_impl():893<warn> Unable to register MR of 11279546368 bytes: "
+                "Bad address, flags 0")
+        _, path = self.saved(healthy + line + "\n")
+        rc, out, err = self.run_logs([path, "-o", "json"])
+        doc = harness.json_doc(self, rc, out, err)
+        self.assertEqual((doc["mode"], rc, doc["verdict"]["status"], doc["verdict"]["layer"]),
+                         ("logs", 2, "blocked", "gpudirect"))
+        (t,) = doc["targets"]
+        self.assertEqual((t["kind"], t["name"]), ("log", path))
+        self.assertEqual([(c["name"], c["layer"], c["status"]) for c in t["checks"]],
+                         [("efa-mr-registration", "gpudirect", "fail")])
+        self.assertIn('; log, current container: "' + line + '"', t["checks"][0]["detail"])
+        self.assertGreater(t["facts"]["logs"]["current"]["lines"], 5)
+
+    def test_stdin_and_a_previous_container_file(self):
+        line = ("[2026-02-27 15:01:51 TP4] Prefill transfer failed for request rank=4 req.rid='ca271fb6eab2421f98ac61976e6f0f34' "
+                "req.bootstrap_room=6593551520068383758 with exception KVTransferError(bootstrap_room=6593551520068383758): "
+                "Decode instance could be dead, remote mooncake session 10.99.91.49:15295 is not alive\n")
+        rc, out, err = self.run_logs(["-", "-o", "json"], input=line)
+        doc = harness.json_doc(self, rc, out, err)
+        (t,) = doc["targets"]
+        self.assertEqual(t["name"], "-")
+        self.assertEqual([(c["layer"], c["status"]) for c in t["checks"]], [("nixl", "fail")], err)
+        self.assertIn("log, current container, 2026-02-27 15:01:51: \"", t["checks"][0]["detail"])
+        _, path = self.saved(line, "prefill-0.previous.log")
+        rc, out, err = self.run_logs([path, "-o", "json"])
+        self.assertIn("log, previous container", harness.json_doc(self, rc, out, err)["targets"][0]["checks"][0]["detail"])
+
+    def test_a_saved_events_list_and_a_folder_of_healthy_logs(self):
+        rc, out, err = self.run_logs([os.path.join(self.FIXTURES, "events/sriov_guid.json"), "-o", "json"])
+        doc = harness.json_doc(self, rc, out, err)
+        self.assertEqual([(c["name"], c["layer"], c["status"]) for c in doc["targets"][0]["checks"]],
+                         [("sriov-vf", "rdma-access", "fail")], err)
+        rc, out, err = self.run_logs([os.path.join(self.FIXTURES, "logs/healthy"), "-o", "json"])
+        doc = harness.json_doc(self, rc, out, err)
+        self.assertGreaterEqual(len(doc["targets"]), 7)
+        for t in doc["targets"]:
+            self.assertEqual(t["checks"], [], t["name"])  # no signature, and never an ok
+            self.assertIn("no known signature", t["summary"])
+        self.assertIn("a saved log shows only what it says", " ".join(doc["verdict"]["limitations"]))
+
+    def test_a_path_that_cannot_be_read_is_an_error_and_the_help_names_the_command(self):
+        rc, out, err = self.run_logs(["/nonexistent/icheck.log"])
+        self.assertEqual(rc, 3, out + err)
+        rc, out, err = self.run_logs(["--help"])
+        self.assertEqual(rc, 0)
+        self.assertIn("FILE|DIR|-", out)
