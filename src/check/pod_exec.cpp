@@ -49,6 +49,13 @@ exec::ChildResult PodExec::run(const exec::ChildSpec& spec) {
   auto streamed = stream::ws_exec(socket, target, {spec.deadline, spec.output_cap});
   if (streamed.broke_early && spec.read_only && exec::interrupt_signal() == 0)
     streamed = stream::ws_exec(socket, target, {spec.deadline, spec.output_cap});
+  if (streamed.proxy_stopped) {
+    fall_back(streamed.refused ? streamed.why : streamed.why + " during an exec", true);
+    // Nothing ran, or a read-only probe: kubectl exec does it over (a transfer side never).
+    if (streamed.refused || (spec.read_only && exec::interrupt_signal() == 0))
+      return exec::run_child(rest_of(spec, since));
+    return std::move(streamed.result);
+  }
   if (!streamed.refused)
     return std::move(streamed.result);
   fall_back((streamed.transient ? "exec through it failed: " : "exec through it was refused: ") +

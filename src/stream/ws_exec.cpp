@@ -6,6 +6,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/local/stream_protocol.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <boost/asio/write.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/websocket.hpp>
 #include <csignal>
@@ -27,6 +28,30 @@ constexpr std::chrono::milliseconds kCloseGrace{200};
 constexpr std::size_t kStatusCap = 64 * 1024;
 // After the status, how long the server gets to close the stream before the exec ends anyway.
 constexpr std::chrono::milliseconds kStatusSettle{2'000};
+// A stream silent this long (no upgrade answer, no frame) makes us ask the proxy itself whether
+// it still answers: a request its filter refuses, answered by kubectl proxy without the API
+// server. A proxy that does not answer within kProxyAnswer has stopped (SIGSTOP, hung).
+constexpr std::chrono::milliseconds kSilence{5'000};
+constexpr std::chrono::milliseconds kProxyAnswer{2'000};
+
+// Whether the kubectl proxy on `socket_path` answers a request of its own at all (any byte).
+bool proxy_answers(const std::string& socket_path) {
+  asio::io_context io;
+  Socket s(io);
+  boost::system::error_code ec;
+  s.connect(asio::local::stream_protocol::endpoint(socket_path), ec);
+  if (ec)
+    return false;
+  static constexpr std::string_view ask =
+      "GET /icheck-liveness HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n";
+  asio::async_write(s, asio::buffer(ask), [](boost::system::error_code, std::size_t) {});
+  char byte = 0;
+  bool answered = false;
+  s.async_read_some(asio::buffer(&byte, 1),
+                    [&](boost::system::error_code e, std::size_t n) { answered = !e && n > 0; });
+  io.run_for(kProxyAnswer);
+  return answered;
+}
 
 class Exchange {
 public:
@@ -35,6 +60,8 @@ public:
   }
 
   void run(const std::string& socket_path) {
+    m_socket_path = socket_path;
+    m_heard = Clock::now();
     boost::system::error_code ec;
     m_ws.next_layer().connect(asio::local::stream_protocol::endpoint(socket_path), ec);
     if (ec) {
@@ -61,6 +88,7 @@ private:
   }
 
   void on_handshake(boost::system::error_code ec) {
+    m_heard = Clock::now();
     if (m_ended)
       return;
     if (ec) {
@@ -89,6 +117,7 @@ private:
   }
 
   void on_read(boost::system::error_code ec) {
+    m_heard = Clock::now();
     if (m_ended)
       return;
     // Once the status has arrived the exec has ended: a close with any code, EOF without a
@@ -163,6 +192,11 @@ private:
         return finish();
       if (m_status_done && !m_closing_at && now >= m_settle_at)
         return end_with_status();  // the server said how it ended but keeps the stream open
+      if (!m_closing_at && now - m_heard >= kSilence) {
+        if (!proxy_answers(m_socket_path))
+          return proxy_stopped();
+        m_heard = Clock::now();
+      }
       if (!m_closing_at && exec::interrupt_signal() != 0) {
         m_out.result.interrupted = true;
         stop();
@@ -190,6 +224,22 @@ private:
       m_closing_at = Clock::now() + kCloseGrace;
       return;
     }
+    finish();
+  }
+
+  // The local proxy no longer answers at all. Before the upgrade's answer nothing ran: the
+  // transport refuses and the caller uses kubectl exec; afterwards the stream is broken here,
+  // saying why, and the caller uses kubectl exec for the pods still to come.
+  void proxy_stopped() {
+    const std::string why = "the local kubectl proxy stopped answering (nothing within " +
+                            std::to_string(kProxyAnswer.count() / 1000) + " s)";
+    m_out.proxy_stopped = true;
+    if (!m_open)
+      return finish_refused(why);
+    m_out.why = why;
+    m_out.broke_early = m_out.result.out.empty() && m_out.result.err.empty();
+    m_out.result.exit_code = 1;
+    m_out.result.err += "error: " + why + "\n";
     finish();
   }
 
@@ -222,6 +272,8 @@ private:
   std::string m_close_signal;
   std::optional<Clock::time_point> m_closing_at;
   Clock::time_point m_settle_at;
+  Clock::time_point m_heard;  // the last answer of any kind from the proxy
+  std::string m_socket_path;
   bool m_status_done = false;
   bool m_open = false;
   bool m_ended = false;

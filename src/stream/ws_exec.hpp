@@ -31,6 +31,10 @@ struct StreamResult {
   // The stream broke before the exit status and before any byte of output: nothing ran that
   // anyone saw; a read-only command may be run again.
   bool broke_early = false;
+  // The local kubectl proxy itself stopped answering (a stream silent 5 s, then no answer to
+  // a request of its own): the caller stops using it. `refused` when it happened before the
+  // upgrade's answer (nothing ran).
+  bool proxy_stopped = false;
 };
 
 // Never throws. An interrupt (exec/interrupt.hpp) ends the stream like a killed kubectl.

@@ -255,6 +255,48 @@ class TestProxyStart(unittest.TestCase):
             self.assertRegex(notes[0], r"\(\d+ more bytes\)")
 
 
+class TestStoppedProxy(unittest.TestCase):
+    def test_a_proxy_that_stops_answering_is_named_and_the_rest_goes_over_kubectl_exec(self):
+        """SIGSTOP of the proxy in the middle of a fan-out (issue 31): the streams it holds go
+        silent; the plugin asks the proxy itself (a request its filter answers without the API
+        server), says it stopped answering, and probes every pod left with kubectl exec: no pod
+        is lost and nobody waits for the run's deadline."""
+        with harness.FakeCluster("fanout-32") as c:
+            v = harness.KUBECTL_VERSIONS[-1]
+            proc = subprocess.Popen(["kubectl", "dynamo-icheck", "node", "--deployment", "fanout",
+                                     "-o", "json", "--parallel", "4", "--timeout", "120s"] + PROXY,
+                                    env=c.env(v), cwd=c.dir, stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE)
+            stopped = []
+            try:
+                deadline = time.monotonic() + 60
+                while len(exec_requests(c)) < 6:
+                    self.assertLess(time.monotonic(), deadline, "the fan-out never started")
+                    self.assertIsNone(proc.poll(), "the run ended before the proxy was stopped")
+                    time.sleep(0.05)
+                stopped = list(proxy_processes(c.kubeconfig))
+                self.assertEqual(len(stopped), 1)
+                os.kill(stopped[0], signal.SIGSTOP)
+                out, err = proc.communicate(timeout=110)  # well inside the 120 s --timeout
+            finally:
+                if proc.poll() is None:
+                    proc.kill()
+                    proc.wait()
+                for pid in stopped:
+                    if alive(pid):
+                        os.kill(pid, signal.SIGKILL)
+            err = err.decode(errors="replace")
+            doc = harness.json_doc(self, proc.returncode, out.decode(), err)
+            self.assertIn("the local kubectl proxy stopped answering", err)
+            self.assertEqual(len([l for l in err.splitlines() if l.startswith("note: ")]), 1, err)
+            self.assertEqual(len(doc["targets"]), 32)
+            lost = [t["name"] for t in doc["targets"]
+                    if any(ch["name"] in ("exec", "probe") for ch in t["checks"])]
+            self.assertEqual(lost, [], err[-2000:])
+            kubectl_execs = [r for r in exec_requests(c) if r["kubectl_command"] == "kubectl exec"]
+            self.assertTrue(kubectl_execs, "the pods left went over kubectl exec")
+
+
 class TestFallback(unittest.TestCase):
     def the_note(self, c, wrapper, *says):
         """Runs the plugin on kubectl exec, then on the proxy through `wrapper`: the same
