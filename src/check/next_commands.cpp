@@ -5,6 +5,7 @@
 
 #include <array>
 #include <string_view>
+#include <utility>
 
 namespace icheck::check {
 namespace {
@@ -123,6 +124,25 @@ std::string with_embedded_flags(std::string text, const PodPlace& place) {
   return text;
 }
 
+// "kubectl dynamo-icheck node -o wide lists the GIDs", "kubectl get node -o yaml: the resource
+// under allocatable": a kubectl command that prose goes on after (a row's next step) -> the
+// command, and the prose for the comment. Never cuts inside quotes-free flags or values.
+std::pair<std::string, std::string> command_and_prose(const std::string& segment) {
+  std::size_t cut = std::string::npos;
+  for (const std::string_view lead :
+       {" (", ": ", " shows ", " lists ", " compares ", " names ", " tests ", " and ", ", "}) {
+    cut = std::min(cut, segment.find(lead));
+  }
+  if (cut == std::string::npos)
+    return {segment, ""};
+  auto prose = segment.substr(cut);
+  while (!prose.empty() && (prose.front() == ' ' || prose.front() == ':' || prose.front() == ','))
+    prose.erase(0, 1);
+  if (prose.starts_with("(") && prose.ends_with(")"))
+    prose = prose.substr(1, prose.size() - 2);
+  return {segment.substr(0, cut), prose};
+}
+
 }  // namespace
 
 std::string runnable_next(const std::string& next, const PodPlace& place) {
@@ -130,7 +150,10 @@ std::string runnable_next(const std::string& next, const PodPlace& place) {
   std::vector<std::string> commands, comments;
   for (const auto& segment : split_segments(filled)) {
     if (starts_with_word(segment, "kubectl")) {
-      commands.push_back(with_kubectl_flags(segment, place));
+      auto [command, prose] = command_and_prose(segment);
+      commands.push_back(with_kubectl_flags(command, place));
+      if (!prose.empty())
+        comments.push_back(prose);
       continue;
     }
     const auto start = command_start(segment);

@@ -261,6 +261,17 @@ Verdict decide_from_findings(const Report& report, std::vector<std::string>& key
     collect_next(report, v, Status::skipped, keys);
     return v;
   }
+  // A target where nothing was judged (a saved log without a known signature) is no evidence
+  // of a working transport: unknown never concludes, a row never makes a green.
+  const auto unjudged = std::count_if(report.targets.begin(), report.targets.end(),
+                                      [](const Target& t) { return t.findings.empty(); });
+  if (unjudged > 0) {
+    v.status = VerdictStatus::unconfirmed;
+    v.headline = "nothing judged on " + std::to_string(unjudged) + " " +
+                 kind_plural(report, static_cast<std::size_t>(unjudged));
+    v.summary = "unconfirmed: " + v.headline;
+    return v;
+  }
   v.status = VerdictStatus::surface_ok;
   v.headline = "every required check is ok on " + std::to_string(report.targets.size()) + " " +
                kind_plural(report, report.targets.size());

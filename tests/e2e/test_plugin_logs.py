@@ -203,6 +203,8 @@ class OfflineLogs(unittest.TestCase):
             self.assertEqual(t["checks"], [], t["name"])  # no signature, and never an ok
             self.assertIn("no known signature", t["summary"])
         self.assertIn("a saved log shows only what it says", " ".join(doc["verdict"]["limitations"]))
+        # nothing judged is never a green: unknown never concludes
+        self.assertEqual((rc, doc["verdict"]["status"]), (1, "unconfirmed"), err)
 
     def test_a_path_that_cannot_be_read_is_an_error_and_the_help_names_the_command(self):
         rc, out, err = self.run_logs(["/nonexistent/icheck.log"])

@@ -125,3 +125,17 @@ TEST_CASE("plugin_command repeats this run's targets and cluster flags") {
   CHECK(icheck::check::plugin_command("nixl --transfer", {}) ==
         "kubectl dynamo-icheck nixl --transfer");
 }
+
+TEST_CASE("a kubectl command that prose goes on after runs as a command, the prose a comment") {
+  // next steps of data rows (src/knowledge/data: signatures_ucx.yaml, signatures_k8s.yaml)
+  CHECK(runnable_next("kubectl dynamo-icheck node -o wide lists the GIDs", kPlace) ==
+        "kubectl dynamo-icheck node -o wide  # lists the GIDs");
+  CHECK(runnable_next("fix the selectors; kubectl get node -o yaml shows the advertised rdma/ "
+                      "resources",
+                      kPlace) ==
+        "kubectl --context=prod-a get node -o yaml  # fix the selectors; shows the advertised "
+        "rdma/ resources");
+  CHECK(runnable_next("kubectl get node -o yaml: the resource under allocatable", kPlace) ==
+        "kubectl --context=prod-a get node -o yaml  # the resource under allocatable");
+  CHECK(runnable_next("kubectl dynamo-icheck nixl", kPlace) == "kubectl dynamo-icheck nixl");
+}

@@ -189,7 +189,7 @@ TEST_CASE("the same step with no names in it is printed once, without 'on each o
   CHECK(text.find("on each of") == std::string::npos);
 }
 
-TEST_CASE("pods alike: once their own names are out; a detail, a summary or a namespace apart") {
+TEST_CASE("pods alike: once their own names are out, a detail, a summary or a namespace apart") {
   auto r = many(3, 0, 0);
   CHECK(pod_kinds(r).size() == 1);
   CHECK(pod_kinds(r)[0].shown.findings.back().next ==

@@ -94,11 +94,16 @@ TEST_CASE("exec stream: after the status, any ending keeps the result") {
            ws.next_layer().read_some(asio::buffer(&byte, 1), ec);
        }},
   };
-  for (const auto& [name, end] : endings) {
-    for (const auto& [status, rc] : {std::pair{kSuccess, 0}, std::pair{kExit3, 3}}) {
+  for (const auto& ending : endings) {
+    for (const auto& expected : {std::pair{kSuccess, 0}, std::pair{kExit3, 3}}) {
+      // named, not bound: clang 14 (the sanitizer build) cannot capture a structured binding
+      const std::string& name = ending.first;
+      const auto& end = ending.second;
+      const std::string& status = expected.first;
+      const int rc = expected.second;
       CAPTURE(name);
       CAPTURE(rc);
-      const auto got = exchange([&, end = end, status = status](ServerStream& ws) {
+      const auto got = exchange([&](ServerStream& ws) {
         frame(ws, kStdout, "facts\n");
         frame(ws, kStderr, "note\n");
         frame(ws, kStatus, status);

@@ -63,7 +63,7 @@ TEST_CASE("known: TRT-LLM's cache_transceiver_config fields") {
   CHECK(facts.known_absent("engine.cache_transceiver.other"));
 }
 
-TEST_CASE("known: stack versions into facts; nixl wheels that disagree warn, never ok") {
+TEST_CASE("known: stack versions into facts, nixl wheels that disagree warn, never ok") {
   probe::StackVersions stack;
   stack.read = true;
   stack.add("nixl", "1.3.1", "/a/nixl-1.3.1.dist-info");
