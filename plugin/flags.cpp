@@ -129,6 +129,13 @@ void add_transfer_flags(CLI::App& sub, CommandLine& line) {
   sub.add_option("--transfer-timeout", line.transfer_timeout,
                  "How long each side of one transfer test may take")
       ->capture_default_str();
+  sub.add_option("--matrix", o.matrix,
+                 "With --transfer: rails runs one transfer per (prefill NIC, decode NIC) of the "
+                 "tested pair, each pinned to its two NICs (UCX_NET_DEVICES)")
+      ->check(one_of("matrix"));
+  sub.add_option("--matrix-budget", line.matrix_budget,
+                 "How long all of --matrix's transfers together may take; cells left are skipped")
+      ->capture_default_str();
 }
 
 void add_probe_command(CLI::App& sub, CommandLine& line) {
@@ -144,6 +151,7 @@ const std::map<std::string, std::vector<std::string>>& flag_choices() {
       {"output", {"table", "wide", "json", "yaml"}},
       {"color", {"auto", "always", "never"}},
       {"pairs", {"cover", "all"}},
+      {"matrix", {"rails"}},
       {"test-tool", {"auto", "nixl-python", "nixlbench", "ucx_perftest", "nixl_test"}},
       {"transport", {"proxy", "kubectl"}},
   };

@@ -21,6 +21,7 @@ struct CommandLine {
   bool no_headers = false;
   std::string timeout = "30s";
   std::string transfer_timeout = "60s";
+  std::string matrix_budget = "10m";
   std::string transport;  // --transport; "" when not given ($DYNAMO_ICHECK_TRANSPORT, else proxy)
 };
 

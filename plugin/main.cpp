@@ -105,6 +105,8 @@ void set_durations(icheck::plugin::CommandLine& line) {
       icheck::parse_duration(line.timeout).value_or(line.options.run.timeout);
   line.options.transfer_timeout =
       icheck::parse_duration(line.transfer_timeout).value_or(line.options.transfer_timeout);
+  line.options.matrix_budget =
+      icheck::parse_duration(line.matrix_budget).value_or(line.options.matrix_budget);
   line.options.run.progress = isatty(STDERR_FILENO);
 }
 

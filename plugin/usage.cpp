@@ -170,7 +170,7 @@ std::optional<std::string> invalid_value(const std::string& long_name, const std
     return n && *n >= 1 && *n <= 1024 ? std::nullopt
                                       : std::optional<std::string>("use a number from 1 to 1024");
   }
-  if (long_name == "timeout" || long_name == "transfer-timeout") {
+  if (long_name == "timeout" || long_name == "transfer-timeout" || long_name == "matrix-budget") {
     const long long least = long_name == "timeout" ? 1 : 1000;  // ms
     const auto d = parse_duration(value);
     return d && d->count() >= least

@@ -2,6 +2,7 @@
 
 #include "check/next_commands.hpp"
 #include "check/pod_pipeline.hpp"
+#include "check/transfer_matrix.hpp"
 #include "check/transfer_run.hpp"
 #include "rules/nixl/nixl_rules.hpp"
 #include "rules/pair/pairing.hpp"
@@ -220,6 +221,7 @@ void run_and_judge(PodRun& run, const std::vector<rules::TransferPlan>& plans,
       say_commands(plans[i], options, report);
     }
     add_to_pods(run, plans[i], finding);
+    if (auto rails = rails_untested(run, plans[i], options)) add_to_pods(run, plans[i], *rails);
     findings.push_back(std::move(finding));
   }
   report.transfer_summary = transfer_summary(plans, outcomes, findings);
@@ -301,8 +303,18 @@ void transfer(PodRun& run, const Options& options, report::Report& report, rules
             report.limitations.end())
       report.limitations.push_back(plan.tool_note);
   }
+  std::string matrix_summary;
+  if (options.matrix == "rails" && !runnable.empty()) {  // the first pair, NIC by NIC
+    const auto plan = runnable.front();
+    runnable.erase(runnable.begin());
+    auto finding = run_pair_matrix(run, plan, pair_rates(run, plan), options);
+    matrix_summary = "NIC matrix of " + plan.pair_line() + ": " +
+                     std::string(report::to_string(finding.status));
+    add_to_pods(run, plan, finding);
+  }
   if (!runnable.empty())
     run_and_judge(run, runnable, options, pairing, report);
+  if (report.transfer_summary.empty()) report.transfer_summary = matrix_summary;
   say_untested(run, planned.plans);
 }
 

@@ -47,6 +47,8 @@ struct Options {
   std::string test_image;       // for the kubectl debug commands when no image has a tool
   std::string test_tool = "auto";  // auto | nixl-python | nixlbench | ucx_perftest | nixl_test
   std::chrono::milliseconds transfer_timeout{60000};
+  std::string matrix;  // "" | rails: --transfer's pair NIC by NIC (rules/transfer/matrix.hpp)
+  std::chrono::milliseconds matrix_budget{600000};  // every cell of --matrix together
 };
 
 }  // namespace icheck::check

@@ -8,6 +8,7 @@
 #include "report/status_color.hpp"
 #include "report/status_grid.hpp"
 #include "report/text_table.hpp"
+#include "report/transfer_matrix.hpp"
 #include "report/verdict_block.hpp"
 #include "util/join.hpp"
 
@@ -175,7 +176,7 @@ std::string render_table(const Report& report, const Verdict& verdict,
       out += kind_title(k, options) + check_table(k.shown, options) + "\n";
     }
   }
-  return out + file_summary(report, options) +
+  return out + file_summary(report, options) + render_matrices(report) +
          verdict_block(report, verdict,
                        {options.color, wide, wide ? kVerdictWidth : within(options.width)});
 }

@@ -1,0 +1,186 @@
+"""`nixl --transfer --matrix rails`: the tested pair once per (prefill NIC, decode NIC) cell, each
+pinned to its two NICs (UCX_NET_DEVICES), through the real kubectl against the fake API server.
+
+Scenario ucx-matrix: this machine's real Debian UCX 1.13 in both pods, the engine's
+UCX_NET_DEVICES naming lo and eth0 with UCX_TLS=tcp; UCX's tcp transport reaches lo only from lo
+of the same machine (one boot_id: a real rail-isolated 2x2) and eth0 only from eth0; between two
+machines (two boot_ids) lo reaches nothing. Scenario nixl-matrix: a
+synthetic stand-in ucx_perftest (roots/ucx-perftest-rails) for a healthy 2x2, one slow rail, and a
+budget that runs out. Asserted: how the plugin plans, runs and judges the cells, never how fast.
+Run: cd tests/e2e && ICHECK_PLUGIN=../../build/kubectl-dynamo_icheck python3 run.py test_plugin_matrix
+"""
+import json
+import re
+import shutil
+import subprocess
+import unittest
+
+import harness
+from test_plugin_nixl import NixlMixin
+
+FAKE = "nixl-matrix"
+REAL = "ucx-matrix"
+
+
+def check_of(doc, pod, name="transfer"):
+    return next(c for t in doc["targets"] if t["name"] == pod for c in t["checks"] if c["name"] == name)
+
+
+def check_facts(doc):
+    """The matrix in the prefill pod's facts; the decode pod's carries the same."""
+    facts = {t["role"]: t["facts"].get("transferMatrix") for t in doc["targets"] if t["facts"].get("transferMatrix")}
+    assert facts["prefill"] == facts["decode"], facts
+    return facts["prefill"]
+
+
+def transfer_commands(c):
+    return [" ".join(r["query"]["command"]) for r in c.request_log()
+            if r["path"].endswith("/exec") and (r["query"].get("command") or [""])[0] == "timeout"]
+
+
+def ucx_tcp_devices():
+    """The interfaces this machine's UCX offers its tcp transport (ucx_info -d)."""
+    if not shutil.which("ucx_info", path="/usr/bin"):
+        return set()
+    out = subprocess.run(["/usr/bin/ucx_info", "-d"], capture_output=True, text=True, timeout=30).stdout
+    devices, transport = set(), None
+    for line in out.splitlines():
+        m = re.match(r"#\s+Transport: (\S+)", line)
+        if m:
+            transport = m.group(1)
+        m = re.match(r"#\s+Device: (\S+)", line)
+        if m and transport == "tcp":
+            devices.add(m.group(1))
+    return devices
+
+
+class TestMatrixReal(NixlMixin, unittest.TestCase):
+    def setUp(self):
+        if not shutil.which("ucx_perftest", path="/usr/bin"):
+            self.skipTest("no /usr/bin/ucx_perftest here: tools/deps.sh installs ucx-utils")
+        if not {"lo", "eth0"} <= ucx_tcp_devices():
+            self.skipTest("this machine's UCX offers tcp on %s, not lo and eth0" % sorted(ucx_tcp_devices()))
+
+    def run_real(self, c, pair):
+        rc, doc, err, _ = self.run_nixl(c, REAL, ["--transfer", "--matrix", "rails", "--transfer-timeout", "30s",
+                                                  "--pair", "%s-prefill,%s-decode" % (pair, pair)])
+        self.assertEqual(harness.only_reads(c.request_log()), [])
+        return rc, doc, err
+
+    def test_real_ucx_on_one_machine_pinned_per_nic_is_a_rail_isolated_2x2(self):
+        pair = REAL + "-rail"
+        with harness.FakeCluster(REAL) as c:
+            rc, doc, err = self.run_real(c, pair)
+            f = check_of(doc, pair + "-prefill")
+            self.assertEqual((f["status"], f["layer"]), ("fail", "nixl"), f)
+            self.assertIn("NIC matrix 2x2: rail-isolated fabric: each prefill NIC reaches only the decode NIC of "
+                          "its own rail (lo -> lo, eth0 -> eth0); the engine assumes any NIC reaches any NIC "
+                          "(kvcache-ai/Mooncake #166", f["detail"])
+            self.assertEqual(check_of(doc, pair + "-decode")["detail"], f["detail"])
+            self.assertEqual((doc["verdict"]["status"], rc), ("blocked", 2), err)
+            m = check_facts(doc)
+            self.assertEqual((m["prefillNics"], m["decodeNics"], m["prefillNicSource"]),
+                             (["lo", "eth0"], ["lo", "eth0"], "UCX_NET_DEVICES"))
+            self.assertEqual([(x["prefillNic"], x["decodeNic"], x["state"]) for x in m["cells"]],
+                             [("lo", "lo", "reached"), ("lo", "eth0", "unreachable"),
+                              ("eth0", "lo", "unreachable"), ("eth0", "eth0", "reached")])
+            self.assertIn("Destination is unreachable", m["cells"][1]["detail"])
+            # Each side pinned to its cell's NIC, every cell on a port of its own.
+            cmds = transfer_commands(c)
+            self.assertEqual(len(cmds), 8, cmds)
+            pins = [re.search(r"env UCX_NET_DEVICES=(\S+) /usr/bin/ucx_perftest .*-p (\d+)", cmd).groups()
+                    for cmd in cmds]
+            self.assertEqual(sorted(n for n, _ in pins), ["eth0"] * 4 + ["lo"] * 4, pins)
+            self.assertEqual(len({p for _, p in pins}), 4, pins)
+            self.assertEqual(c.sandbox_processes_left(), [])
+
+    def test_real_ucx_between_two_machines_lo_reaches_none(self):
+        with harness.FakeCluster(REAL) as c:
+            rc, doc, err = self.run_real(c, REAL)
+            f = check_of(doc, REAL + "-prefill")
+            self.assertEqual((f["status"], f["layer"]), ("fail", "nixl"), f)
+            self.assertIn("NIC matrix 2x2: prefill NIC lo reaches none of decode's NICs (lo, eth0); decode NIC lo is "
+                          "reached by none of prefill's NICs (lo, eth0)", f["detail"])
+            self.assertNotIn("rail-isolated", f["detail"])
+            states = [x["state"] for x in check_facts(doc)["cells"]]
+            self.assertEqual(states, ["unreachable", "unreachable", "unreachable", "reached"])
+            self.assertEqual((doc["verdict"]["status"], rc), ("blocked", 2), err)
+            self.assertEqual(c.sandbox_processes_left(), [])
+
+
+class TestMatrixStandIn(NixlMixin, unittest.TestCase):
+    def run_case(self, c, case, extra=(), output="json"):
+        pair = "%s-%s-prefill,%s-%s-decode" % (FAKE, case, FAKE, case)
+        rc, out, err, _ = c.run_plugin(self.VERSION, ["nixl", "--deployment", FAKE, "-n", "dynamo", "-o", output,
+                                                      "--transfer", "--pair", pair, "--matrix", "rails"] + list(extra))
+        self.assertEqual(harness.only_reads(c.request_log()), [])
+        return rc, out, err
+
+    def test_healthy_2x2_is_confirmed_and_printed_as_a_matrix(self):
+        with harness.FakeCluster(FAKE) as c:
+            rc, out, err = self.run_case(c, "ok")
+            doc = harness.json_doc(self, rc, out, err)
+            f = check_of(doc, FAKE + "-ok-prefill")
+            self.assertEqual(f["status"], "ok", f)
+            self.assertTrue(f["detail"].startswith("ucx_perftest %s-ok-prefill -> %s-ok-decode, NIC matrix 2x2: "
+                                                   "slowest cell " % (FAKE, FAKE)), f)
+            self.assertEqual((doc["verdict"]["status"], rc), ("confirmed", 0), doc["verdict"])
+            cells = check_facts(doc)["cells"]
+            self.assertEqual([x["state"] for x in cells], ["reached"] * 4)
+            self.assertTrue(all(x["gbps"] > 25 for x in cells), cells)
+            rc, out, err = self.run_case(c, "ok", output="table")
+            self.assertEqual(rc, 0, err)
+            self.assertIn("TRANSFER MATRIX  ucx_perftest, GB/s: rows prefill %s-ok-prefill (node h100-ok-p), NICs from "
+                          "UCX_NET_DEVICES; columns decode %s-ok-decode (node h100-ok-d), NICs from UCX_NET_DEVICES"
+                          % (FAKE, FAKE), out)
+            self.assertRegex(out, r"\n  PREFILL \\ DECODE +mlx5_0:1 +mlx5_1:1\n  mlx5_0:1 +\d+\.\d +\d+\.\d\n"
+                                  r"  mlx5_1:1 +\d+\.\d +\d+\.\d\n  legend: ")
+            self.assertEqual(c.sandbox_processes_left(), [])
+
+    def test_without_matrix_a_multi_rail_pair_names_matrix_rails_as_the_next_step(self):
+        with harness.FakeCluster(FAKE) as c:
+            pair = "%s-ok-prefill,%s-ok-decode" % (FAKE, FAKE)
+            rc, doc, err, _ = self.run_nixl(c, FAKE, ["--transfer", "--pair", pair])
+            self.assertEqual(check_of(doc, FAKE + "-ok-prefill")["status"], "ok")
+            f = check_of(doc, FAKE + "-ok-decode", "transfer rails")
+            self.assertEqual((f["status"], f["layer"]), ("warn", "nixl"), f)
+            self.assertEqual(f["detail"], "the transfer took one path, but the engines may use 2 NICs (prefill, "
+                                          "UCX_NET_DEVICES) and 2 (decode, UCX_NET_DEVICES): a rail-isolated fabric or "
+                                          "one slow rail shows only NIC by NIC")
+            self.assertEqual(f["next"], "kubectl dynamo-icheck nixl --transfer --matrix rails --pair %s "
+                                        "--deployment %s -n dynamo" % (pair, FAKE))
+            self.assertNotIn("transferMatrix", json.dumps(doc))
+            self.assertEqual(len(transfer_commands(c)), 2)
+            self.assertEqual(c.sandbox_processes_left(), [])
+
+    def test_one_slow_rail_warns_naming_it(self):
+        with harness.FakeCluster(FAKE) as c:
+            rc, out, err = self.run_case(c, "slow")
+            doc = harness.json_doc(self, rc, out, err)
+            f = check_of(doc, FAKE + "-slow-decode")
+            self.assertEqual(f["status"], "warn", f)
+            self.assertRegex(f["detail"], r"slow rail: prefill NIC mlx5_1:1 moves \d+\.\d GB/s against \d+\.\d GB/s "
+                                          r"on the other prefill NICs")
+            self.assertNotIn("decode NIC", f["detail"])
+            self.assertEqual((doc["verdict"]["status"], rc), ("unconfirmed", 1))
+            self.assertEqual(c.sandbox_processes_left(), [])
+
+    def test_a_budget_that_runs_out_skips_the_cells_left(self):
+        # Each cell may take 5 s; after the first wave (2 s head start at least) 6 s cannot hold
+        # another: the second wave's two cells are not run, and the verdict is not confirmed.
+        with harness.FakeCluster(FAKE) as c:
+            rc, out, err = self.run_case(c, "ok", ["--transfer-timeout", "5s", "--matrix-budget", "6s"])
+            doc = harness.json_doc(self, rc, out, err)
+            f = check_of(doc, FAKE + "-ok-prefill")
+            self.assertEqual(f["status"], "skipped", f)
+            self.assertIn("2 of 4 cells not run (mlx5_0:1 -> mlx5_1:1, mlx5_1:1 -> mlx5_0:1): the --matrix-budget "
+                          "of 6 s ran out before this cell", f["detail"])
+            states = [x["state"] for x in check_facts(doc)["cells"]]
+            self.assertEqual(states, ["reached", "not run", "not run", "reached"])
+            self.assertEqual(len(transfer_commands(c)), 4)
+            self.assertEqual((doc["verdict"]["status"], rc), ("unconfirmed", 1))
+            self.assertEqual(c.sandbox_processes_left(), [])
+
+
+if __name__ == "__main__":
+    unittest.main()
