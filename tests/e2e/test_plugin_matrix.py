@@ -10,9 +10,12 @@ budget that runs out. Asserted: how the plugin plans, runs and judges the cells,
 Run: cd tests/e2e && ICHECK_PLUGIN=../../build/kubectl-dynamo_icheck python3 run.py test_plugin_matrix
 """
 import json
+import os
 import re
 import shutil
+import signal
 import subprocess
+import time
 import unittest
 
 import harness
@@ -180,6 +183,39 @@ class TestMatrixStandIn(NixlMixin, unittest.TestCase):
             self.assertEqual(len(transfer_commands(c)), 4)
             self.assertEqual((doc["verdict"]["status"], rc), ("unconfirmed", 1))
             self.assertEqual(c.sandbox_processes_left(), [])
+
+
+PLAY = "nixl-transfer-play"
+
+
+class TestMatrixInterrupt(NixlMixin, unittest.TestCase):
+    def test_ctrl_c_during_a_matrix_wave_leaves_no_process_in_either_pod(self):
+        # The stall pair's nixlbench hangs and outlives its exec stream (keep_on_disconnect, as a
+        # real runtime does); 8 NICs a side: the first wave runs 8 cells at once.
+        with harness.FakeCluster(PLAY) as c:
+            args = ["kubectl", "dynamo-icheck", "nixl", "--deployment", PLAY, "-n", "dynamo", "--transfer",
+                    "--matrix", "rails", "--pair", "%s-stall-prefill,%s-stall-decode" % (PLAY, PLAY),
+                    "--transfer-timeout", "120s"]
+            proc = subprocess.Popen(args, env=c.env(self.VERSION), cwd=c.dir, stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE, start_new_session=True)
+            running = lambda: [p for p in c.sandbox_processes() if "sleep 2147483647" in harness._sandbox.describe(p)]
+            try:
+                deadline = time.monotonic() + 60
+                while time.monotonic() < deadline and len(running()) < 4:
+                    time.sleep(0.2)
+                self.assertGreaterEqual(len(running()), 4, c.sandbox_processes())
+                os.killpg(proc.pid, signal.SIGINT)
+                proc.communicate(timeout=30)
+                self.assertEqual(proc.returncode, 130)
+                # A hang bound, not a speed figure.
+                self.assertEqual(c.sandbox_processes_left(grace=30.0), [])
+                pinned = [cmd for cmd in transfer_commands(c) if "env UCX_NET_DEVICES=mlx5_" in cmd]
+                self.assertEqual(len(pinned), len(transfer_commands(c)))
+                self.assertLessEqual(len(pinned), 16)  # the first wave only: no wave starts after the signal
+            finally:
+                if proc.poll() is None:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                    proc.wait()
 
 
 if __name__ == "__main__":
