@@ -64,6 +64,8 @@ const Expect kExpect[] = {
     {"ucx_perftest/debian-1.13-client-tag-bw-host-loopback.txt", K::none, "", true, 0, {}, 1, true, 2609.53},
     {"ucx_perftest/debian-1.13-server-tag-bw-host-loopback.txt", K::none, "", true, 0, {}, 0, false, {}},
     {"ucx_perftest/debian-1.13-fail-client-ucx-tls-rc-no-usable-transports.txt", K::ucx_error, "[1796202082.505309] [vm:5225 :0]     ucp_context.c:1276 UCX  ERROR no usable transports/devices", true, 0, {}, 0, false, {}},
+    {"ucx_perftest/debian-1.13-fail-client-pinned-lo-server-eth0-destination-unreachable.txt", K::unreachable, "[1796303890.255511] [vm:3864 :0]          select.c:549  UCX  ERROR   no active messages transport", true, 0, {}, 0, false, {}},
+    {"ucx_perftest/debian-1.13-fail-server-pinned-eth0-client-lo-destination-unreachable.txt", K::unreachable, "[1796303890.311392] [vm:3747 :0]          select.c:549  UCX  ERROR   no active messages transport", true, 0, {}, 0, false, {}},
     {"ucx_perftest/debian-1.13-fail-m-cuda-unsupported-memory-type-partial.txt", K::unsupported_memory, "[1796202090.065604] [vm:7325 :0] perftest_params.c:165  UCX  ERROR unsupported memory type", false, 0, {}, 0, false, {}},
     // NIXL examples and nixl_test: failures only
     {"nixl_test/blocking-send-recv-initiator-load-remote-md-invalid-param-h100-nixl103.txt", K::nixl_error, "nixl._bindings.nixlInvalidParamError: NIXL_ERR_INVALID_PARAM", false, 0, {}, 0, false, {}},
