@@ -4,6 +4,7 @@
 #include "kube/kubectl_argv.hpp"
 #include "stream/http_get.hpp"
 #include "stream/request.hpp"
+#include "util/duration.hpp"
 
 #include <boost/json.hpp>
 #include <regex>
@@ -108,12 +109,23 @@ PodReads read_pod(PodExec& pod_exec, const KubeSession& session, const kube::Pod
   // Room above limitBytes for the kubelet's timestamps; the events list has its own bound.
   const auto log_cap = static_cast<std::size_t>(limits.limit_bytes) + 64 * 1024;
   const std::size_t events_cap = 4u << 20;
+  // The pod's reads share one deadline: a kubelet that never answers costs the pod one
+  // --timeout, not one per read (and not one more when the proxy falls back to kubectl).
+  using Clock = std::chrono::steady_clock;
+  const auto until = Clock::now() + limits.deadline;
   auto read = [&](const std::string& path, std::vector<std::string> argv, std::size_t cap) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - Clock::now());
+    if (left.count() <= 0) {
+      ReadResult r;
+      r.why = "the pod's reads had used their deadline (" + format_duration(limits.deadline) + ")";
+      return r;
+    }
     if (!socket.empty()) {
-      if (auto r = through_proxy(socket, path, cap, limits.deadline))
+      if (auto r = through_proxy(socket, path, cap, left))
         return *r;
     }
-    return through_kubectl(std::move(argv), cap, limits.deadline);
+    const auto rest = std::chrono::duration_cast<std::chrono::milliseconds>(until - Clock::now());
+    return through_kubectl(std::move(argv), cap, std::max(rest, std::chrono::milliseconds(1)));
   };
   auto log = [&](bool previous) {
     stream::LogQuery q{pod.namespace_, pod.name,          pod.container,
@@ -124,12 +136,13 @@ PodReads read_pod(PodExec& pod_exec, const KubeSession& session, const kube::Pod
                 log_cap);
   };
   PodReads reads;
+  // Events first: the API server answers them itself; a log goes on to the node's kubelet.
+  reads.events = read(stream::events_path(pod.namespace_, pod.name, limits.events),
+                      kube::events_argv(session.base, pod.namespace_, pod.name), events_cap);
   if (reads_current_log(pod))
     reads.current = log(false);
   if (reads_previous_log(pod))
     reads.previous = log(true);
-  reads.events = read(stream::events_path(pod.namespace_, pod.name, limits.events),
-                      kube::events_argv(session.base, pod.namespace_, pod.name), events_cap);
   return reads;
 }
 

@@ -136,9 +136,6 @@ class WithoutLogAccess(unittest.TestCase):
         self.assertEqual(signature_findings(doc), NODE, err)
 
 
-if __name__ == "__main__":
-    unittest.main()
-
 
 class OfflineLogs(unittest.TestCase):
     """`kubectl dynamo-icheck logs FILE|DIR|-`: the same rows on saved logs, no cluster."""
@@ -212,3 +209,28 @@ class OfflineLogs(unittest.TestCase):
         rc, out, err = self.run_logs(["--help"])
         self.assertEqual(rc, 0)
         self.assertIn("FILE|DIR|-", out)
+
+
+class HungKubelet(unittest.TestCase):
+    """A kubelet that never answers GET pods/log: the pod's reads share one deadline."""
+
+    def test_a_hung_log_costs_one_deadline_and_the_events_still_judge(self):
+        with harness.FakeCluster("logs-hang") as c:
+            rc, out, err, _ = c.run_plugin("1.31", ["node", "--deployment", "logs-hang", "-n", "dynamo",
+                                                    "--timeout", "3s", "-o", "json"], timeout=120)
+            log = c.request_log()
+        doc = harness.json_doc(self, rc, out, err)
+        logs = check(doc, "logs-hang-0-decode", "logs")
+        self.assertEqual(logs["status"], SKIP, err)
+        self.assertEqual(logs["detail"], "log not read: no answer before the deadline")
+        reads = [r["path"].rsplit("/", 1)[1] for r in log if r["path"].endswith(("/log", "/events"))]
+        # events first (the API server answers them); the current log hangs; the previous log,
+        # which the restart asks for, is never asked: the pod's read deadline was spent
+        self.assertEqual(reads, ["events", "log"], [r["path"] for r in log])
+        facts = [t for t in doc["targets"] if t["name"] == "logs-hang-0-decode"][0]["facts"]["logs"]
+        self.assertEqual(facts["events"], 1)
+        self.assertNotEqual(doc["verdict"]["status"], "error", err)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -19,6 +19,8 @@ Pod fields:
                             one second after the one before, from 2026-12-03T10:00:00Z
   log_fixture: "logs/x.log" -- the same from a file under tests/fixtures (its # source: line dropped)
   previous_log, previous_log_fixture -- its previous instance's log (pods/log?previous=true)
+  log_hang: false        -- GET pods/log of this pod answers nothing for 10 minutes (a kubelet
+                            that never answers; the client's deadline must end the read)
   restart_count: 0       -- the first container's restartCount
   events: [ {"type": "Warning", "reason": "...", "message": "...", "count": 1,
              "time": "2026-12-03T10:04:31Z"} ] -- the pod's events (GET events, fieldSelector

@@ -289,6 +289,9 @@ class Handler(BaseHTTPRequestHandler):
         q = lambda k, d="": self.query.get(k, [d])[0]
         if q("follow") in ("true", "1"):
             return self.send_json(400, status(400, "BadRequest", "fakeapi: follow is not served"))
+        if pod.spec.get("log_hang"):
+            time.sleep(600)  # the plugin's deadline ends the read long before
+            return
         names = [c["name"] for c in pod.spec["containers"]]
         cname = q("container") or (names[0] if len(names) == 1 else "")
         if not cname:
