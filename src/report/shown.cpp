@@ -59,13 +59,17 @@ void show(Target& target, Medium medium) {
                      &target.node, &target.summary})
     show(*text, medium);
   for (auto& f : target.findings) {
-    for (auto* text : {&f.name, &f.id, &f.detail, &f.next})
+    for (auto* text : {&f.name, &f.id})
       show(*text, medium);
+    // A check says one line: a detail or next step that quotes a pod's output (a python
+    // traceback, a tool's error) is cut like an error is.
+    for (auto* text : {&f.detail, &f.next})
+      show_bounded(*text, medium);
   }
   target.facts = shown_json(target.facts, medium).as_object();
 }
 
-} // namespace
+}  // namespace
 
 Report shown_report(const Report& report, Medium medium) {
   Report out = report;
@@ -97,4 +101,4 @@ Verdict shown_verdict(const Verdict& verdict, Medium medium) {
   return out;
 }
 
-} // namespace icheck::report
+}  // namespace icheck::report
