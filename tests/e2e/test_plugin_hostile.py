@@ -128,7 +128,8 @@ class TestHostilePods(unittest.TestCase):
             self.assertEqual(d[("nixl-hostile-0-prefill", "UCX plugin")],
                              ("ok", "libplugin_UCX.so in /opt/dynamo/nixl/plugins, its libraries resolve (ldd)"))
             self.assertEqual(d[("nixl-hostile-0-prefill", "install")],
-                             ("ok", "NIXL plugins in /opt/dynamo/nixl/plugins (env): POSIX, UCX"))
+                             ("ok", "NIXL plugins in /opt/dynamo/nixl/plugins (env): POSIX, UCX; 1 file there "
+                                    "whose name holds a control character or a blank, not read"))
             # An existing directory without plugins is no install.
             self.assertEqual(d[("nixl-hostile-0-decode", "install")],
                              ("fail", "/proc (NIXL_PLUGIN_DIR) holds no NIXL plugin (libplugin_*.so): NIXL loads "

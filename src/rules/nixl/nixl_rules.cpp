@@ -31,7 +31,9 @@ Finding nixl_finding(std::string name, Status status, std::string detail, std::s
   return f;
 }
 
-std::string where(const probe::NixlPluginDir& d) { return d.path + " (" + d.source + ")"; }
+std::string where(const probe::NixlPluginDir& d) {
+  return d.path + " (" + d.source + ")";
+}
 
 // The loader's listing of a plugin of that directory; nullptr when it was not listed.
 const probe::PluginLoad* plugin_load(const NixlFacts& f, const probe::NixlPluginDir& dir,
@@ -85,9 +87,13 @@ Finding install(const NixlFacts& f) {
             ? "point " + std::string(kPluginDir) + " at the image's plugin directory or unset it"
             : "use an image whose NIXL install has its plugins");
   std::string detail = "NIXL";
-  if (f.versions.nixl) detail += " " + *f.versions.nixl;
+  if (f.versions.nixl)
+    detail += " " + *f.versions.nixl;
   detail += dir ? " plugins in " + where(*dir) + ": " + join(dir->plugins)
                 : " importable from " + f.python_import.path + " (no plugin directory found)";
+  if (const int odd = f.plugin_libs.odd_names; dir && odd > 0)
+    detail += "; " + std::to_string(odd) + (odd == 1 ? " file" : " files") +
+              " there whose name holds a control character or a blank, not read";
   return nixl_finding("install", dir ? Status::ok : Status::warn, detail);
 }
 
@@ -101,7 +107,8 @@ Finding backend_plugin(const NixlFacts& f, const std::string& backend, const KvB
       : chosen.is_default() ? ""
                             : " (backend set by " + chosen.source + ")";
   const auto* dir = f.active_plugin_dir();
-  if (!dir) return nixl_finding(name, Status::skipped, "no NIXL plugin directory to look in");
+  if (!dir)
+    return nixl_finding(name, Status::skipped, "no NIXL plugin directory to look in");
   if (dir->has(backend)) {
     const auto* load = plugin_load(f, *dir, backend);
     if (load != nullptr && !load->missing.empty())
@@ -129,18 +136,23 @@ Finding backend_plugin(const NixlFacts& f, const std::string& backend, const KvB
 
 Finding python_import(const NixlFacts& f) {
   const auto& p = f.python_import;
-  if (p.ok) return nixl_finding("python import", Status::ok, "import nixl: " + p.path, {}, false);
+  if (p.ok)
+    return nixl_finding("python import", Status::ok, "import nixl: " + p.path, {}, false);
   return nixl_finding("python import", Status::warn, "python3 cannot import nixl: " + p.error,
                       "python3 -c 'import nixl' in the container shows the full error", false);
 }
 
 Finding versions(const NixlFacts& f) {
   std::vector<std::string> parts;
-  if (f.versions.nixl) parts.push_back("NIXL " + *f.versions.nixl);
-  if (f.versions.ucx) parts.push_back("UCX " + *f.versions.ucx);
-  if (!f.ld_preload.empty()) parts.push_back("LD_PRELOAD=" + f.ld_preload);
+  if (f.versions.nixl)
+    parts.push_back("NIXL " + *f.versions.nixl);
+  if (f.versions.ucx)
+    parts.push_back("UCX " + *f.versions.ucx);
+  if (!f.ld_preload.empty())
+    parts.push_back("LD_PRELOAD=" + f.ld_preload);
   if (parts.empty())
-    return nixl_finding("versions", Status::skipped, "the image records no NIXL version", {}, false);
+    return nixl_finding("versions", Status::skipped, "the image records no NIXL version", {},
+                        false);
   return nixl_finding("versions", Status::ok, join(parts, "; "), {}, false);
 }
 
@@ -156,7 +168,8 @@ Finding efa(const NixlFacts& f, const KvBackends& backends) {
                        (backends.via_nixl() ? "the " + backends.joined() + " backend" +
                                                   (backends.names.size() > 1 ? "s" : "")
                                             : "KV moved by " + backends.path());
-  if (!backends.over_ucx()) return nixl_finding("efa", Status::ok, detail, {}, false);
+  if (!backends.over_ucx())
+    return nixl_finding("efa", Status::ok, detail, {}, false);
   const auto* dir = f.active_plugin_dir();
   bool has_libfabric = dir && dir->has("LIBFABRIC");
   return nixl_finding("efa", Status::warn,
@@ -189,11 +202,14 @@ std::string tool_list(const NixlFacts& f) {
   std::vector<std::string> parts;
   const auto& t = f.tools;
   if (t.nixlbench) {
-    std::string asio = !t.nixlbench->asio ? "" : *t.nixlbench->asio ? " (ASIO runtime)" : " (etcd only)";
+    std::string asio = !t.nixlbench->asio   ? ""
+                       : *t.nixlbench->asio ? " (ASIO runtime)"
+                                            : " (etcd only)";
     parts.push_back(t.nixlbench->path + asio);
   }
   for (const auto* p : {&t.nixl_test, &t.nixl_example, &t.ucx_perftest, &t.ucx_info})
-    if (!p->empty()) parts.push_back(*p);
+    if (!p->empty())
+      parts.push_back(*p);
   if (f.python_import.ok)
     parts.push_back("NIXL's Python API (the transfer test's first choice)");
   return join(parts);
@@ -229,8 +245,7 @@ Finding kv_transfer(const KvBackends& b) {
   return nixl_finding("kv transfer", Status::warn,
                       "KV backend unknown: this is a multinode worker's worker pod (ray/sshd; the "
                       "engine's command line and its backend flags are the leader's), and " +
-                          b.unknown +
-                          "; NIXL plugins are checked for the framework's default (" +
+                          b.unknown + "; NIXL plugins are checked for the framework's default (" +
                           b.joined() + ")",
                       b.unknown_next);
 }
@@ -239,8 +254,8 @@ Finding kv_transfer(const KvBackends& b) {
 
 std::vector<Finding> judge_nixl(const NixlFacts& f, const NixlContext& ctx) {
   if (!f.probed)
-    return {nixl_finding("install", Status::skipped,
-                         "the NIXL probe did not run (script cut short)")};
+    return {
+        nixl_finding("install", Status::skipped, "the NIXL probe did not run (script cut short)")};
   std::vector<Finding> out{kv_transfer(ctx.backends)};
   for (const auto& v : ctx.backends.ignored)
     out.push_back(ignored_var_finding(v.name, Layer::nixl, ctx.backends, v));
@@ -253,10 +268,12 @@ std::vector<Finding> judge_nixl(const NixlFacts& f, const NixlContext& ctx) {
       if (auto created = backend_created(f, backend))
         out.push_back(*created);
     }
-  if (f.python_import.attempted) out.push_back(python_import(f));
+  if (f.python_import.attempted)
+    out.push_back(python_import(f));
   out.push_back(versions(f));
   known_issues(f, out);
-  if (!f.efa_devices.empty()) out.push_back(efa(f, ctx.backends));
+  if (!f.efa_devices.empty())
+    out.push_back(efa(f, ctx.backends));
   out.push_back(ucx_copies(f, ctx.backends));
   if (auto tools = tool_list(f); !tools.empty())
     out.push_back(nixl_finding("tools", Status::ok, tools, {}, false));
@@ -266,7 +283,8 @@ std::vector<Finding> judge_nixl(const NixlFacts& f, const NixlContext& ctx) {
         "no NIXL Python API, nixlbench, nixl_test or ucx_perftest in the image: no pairwise "
         "transfer can run here",
         ctx.no_tool_next.empty() ? no_transfer_tool_next() : ctx.no_tool_next, false));
-  if (!ctx.backends.via_nixl()) demote_nixl_install(out, ctx.backends);
+  if (!ctx.backends.via_nixl())
+    demote_nixl_install(out, ctx.backends);
   return out;
 }
 

@@ -1,8 +1,7 @@
-#include <doctest/doctest.h>
+#include "rules/nixl/nixl_rules.hpp"
 
 #include <algorithm>
-
-#include "rules/nixl/nixl_rules.hpp"
+#include <doctest/doctest.h>
 
 using namespace icheck;
 using report::Status;
@@ -28,7 +27,8 @@ TEST_CASE("nixl rules: a healthy wheel install") {
   auto out = rules::judge_nixl(wheel_install(), {});
   REQUIRE(find(out, "install"));
   CHECK(find(out, "install")->status == Status::ok);
-  CHECK(find(out, "install")->detail == "NIXL 1.3.2 plugins in /opt/dynamo/nixl/plugins (opt-dynamo): UCX, POSIX");
+  CHECK(find(out, "install")->detail ==
+        "NIXL 1.3.2 plugins in /opt/dynamo/nixl/plugins (opt-dynamo): UCX, POSIX");
   CHECK(find(out, "install")->layer == report::Layer::nixl);
   CHECK(find(out, "UCX plugin")->status == Status::ok);
   CHECK(find(out, "efa") == nullptr);
@@ -38,6 +38,18 @@ TEST_CASE("nixl rules: a healthy wheel install") {
   CHECK(t->status == Status::skipped);
   CHECK_FALSE(t->required);
   CHECK(t->next == rules::no_transfer_tool_next());
+}
+
+TEST_CASE("nixl rules: plugin file names that are not plain are said, never listed") {
+  auto f = wheel_install();
+  f.plugin_libs.section = true;
+  f.plugin_libs.odd_names = 2;
+  const auto out = rules::judge_nixl(f, {});
+  const auto* install = find(out, "install");
+  REQUIRE(install);
+  CHECK(install->detail ==
+        "NIXL 1.3.2 plugins in /opt/dynamo/nixl/plugins (opt-dynamo): UCX, POSIX; 2 "
+        "files there whose name holds a control character or a blank, not read");
 }
 
 TEST_CASE("nixl rules: no NIXL at all fails") {
@@ -60,15 +72,16 @@ TEST_CASE("nixl rules: UCX plugin missing while UCX is the backend fails") {
   f.plugin_dirs[0].plugins = {"POSIX", "GDS"};
   auto out = rules::judge_nixl(f, {});
   CHECK(find(out, "UCX plugin")->status == Status::fail);
-  CHECK(find(out, "UCX plugin")->detail ==
-        "libplugin_UCX.so missing in " + f.plugin_dirs[0].path + ": NIXL cannot create the UCX backend");
+  CHECK(find(out, "UCX plugin")->detail == "libplugin_UCX.so missing in " + f.plugin_dirs[0].path +
+                                               ": NIXL cannot create the UCX backend");
   rules::NixlContext libfabric;
   libfabric.backends = rules::kv_backends({{"TRTLLM_NIXL_KVCACHE_BACKEND", "LIBFABRIC"}}, {});
   auto lf_out = rules::judge_nixl(f, libfabric);
   CHECK(find(lf_out, "UCX plugin") == nullptr);
   CHECK(find(lf_out, "LIBFABRIC plugin")->status == Status::fail);
-  CHECK(find(lf_out, "LIBFABRIC plugin")->detail.ends_with(
-      "NIXL cannot create the LIBFABRIC backend (backend set by TRTLLM_NIXL_KVCACHE_BACKEND)"));
+  CHECK(find(lf_out, "LIBFABRIC plugin")
+            ->detail.ends_with("NIXL cannot create the LIBFABRIC backend (backend set by "
+                               "TRTLLM_NIXL_KVCACHE_BACKEND)"));
 }
 
 TEST_CASE("nixl rules: a backend choice that could not be read is a required warn, not ok") {
@@ -107,9 +120,10 @@ TEST_CASE("nixl rules: one plugin finding per backend the pod uses") {
   kvbm.backends = rules::kv_backends({{"DYN_KVBM_NIXL_BACKEND_GDS", "true"}}, {});
   auto kvbm_out = rules::judge_nixl(f, kvbm);
   CHECK(find(kvbm_out, "UCX plugin")->status == Status::ok);
-  CHECK(find(kvbm_out, "GDS plugin")->detail == "libplugin_GDS.so missing in " + f.plugin_dirs[0].path +
-                                                  ": NIXL cannot create the GDS backend (KVBM backend, "
-                                                  "DYN_KVBM_NIXL_BACKEND_GDS)");
+  CHECK(find(kvbm_out, "GDS plugin")->detail ==
+        "libplugin_GDS.so missing in " + f.plugin_dirs[0].path +
+            ": NIXL cannot create the GDS backend (KVBM backend, "
+            "DYN_KVBM_NIXL_BACKEND_GDS)");
 }
 
 TEST_CASE("nixl rules: EFA devices with UCX warn, with LIBFABRIC they do not") {
@@ -130,7 +144,9 @@ TEST_CASE("nixl rules: EFA devices with UCX warn, with LIBFABRIC they do not") {
 
 TEST_CASE("nixl rules: two UCX libraries in the worker process warn (nixl#1668)") {
   auto f = wheel_install();
-  f.ucx_in_process = probe::UcxInProcess{"7", "trtllm-serve",
+  f.ucx_in_process = probe::UcxInProcess{
+      "7",
+      "trtllm-serve",
       {"/usr/local/ucx/lib/libucp.so.0.0.0",
        "/usr/local/lib/python3.12/dist-packages/nixl_cu13.libs/libucs-2be8eb38.so.0.0.0"}};
   auto w_out = rules::judge_nixl(f, {});
