@@ -56,5 +56,103 @@ class TestKnownTroubleOnPods(unittest.TestCase):
         self.assertNotIn((DECODE, "stack-versions"), self.checks)
 
 
+MORE = "known-trouble-more"
+
+
+def named(suffix):
+    return MORE + "-0-" + suffix
+
+
+class TestKnownTroubleMore(unittest.TestCase):
+    """The rest of issue 28's misses, each failing in its layer beside a healthy twin where it does
+    not fire: rows over one pod on aggregated workers, rows over a prefill/decode pair on pods
+    that share a node (or a RoCE fabric). One run of `node` over the whole DGD."""
+
+    @classmethod
+    def setUpClass(cls):
+        with harness.FakeCluster(MORE) as c:
+            cls.rc, out, err, _ = c.run_plugin(
+                VERSION, ["node", "--deployment", MORE, "-n", "dynamo", "-o", "json"], timeout=120)
+            cls.err = err
+            cls.doc = harness.json_doc(cls, cls.rc, out, err)
+            cls.checks = checks(cls.doc)
+            cls.by_target = {}
+            for t in cls.doc["targets"]:
+                for c in t["checks"]:
+                    cls.by_target.setdefault((t["name"], c["name"]), []).append(c)
+
+    def one(self, pod, name, status, layer, source, starts=None):
+        found = self.by_target.get((named(pod), name), [])
+        hits = [c for c in found if c["detail"].endswith("(" + source + ")")]
+        self.assertEqual(len(hits), 1, found)
+        c = hits[0]
+        self.assertEqual((c["status"], c["layer"]), (status, layer))
+        if starts:
+            self.assertTrue(c["detail"].startswith(starts), c["detail"])
+        return c
+
+    def none(self, pod, name, source=None):
+        found = self.by_target.get((named(pod), name), [])
+        if source:
+            found = [c for c in found if c["detail"].endswith("(" + source + ")")]
+        self.assertEqual(found, [])
+
+    def test_verdict_is_not_green(self):
+        self.assertEqual(self.doc["verdict"]["status"], "blocked")
+        self.assertEqual(self.rc, 2, self.err)
+
+    def test_gb200_nvlink_domain_without_fabric_memory(self):
+        self.one("gb200-libfabric", "mnnvl-kv-memory", "warn", "nvlink", "vllm-project/vllm #33540",
+                 starts="NVIDIA GB200 in a multi-node NVLink domain")
+        self.none("gb200-fabric-memory", "mnnvl-kv-memory")
+
+    def test_libfabric_2_4_registering_cuda_memory_on_gb200(self):
+        self.one("gb200-libfabric", "kv-memory-registration", "fail", "gpudirect",
+                 "ofiwg/libfabric #12019", starts="libfabric 2.4.0amzn1.0 on NVIDIA GB200:")
+        self.none("gb200-fabric-memory", "kv-memory-registration")  # NIXL on UCX there
+
+    def test_nccl_2_21_beside_nvidia_peermem(self):
+        self.one("nccl-2-21", "peer-memory", "warn", "gpudirect", "NVIDIA/nccl #1676",
+                 starts="NCCL 2.21.5 looks only for nv_peer_mem")
+        self.assertEqual([c["status"] for c in self.by_target[(named("nccl-2-23"), "peer-memory")]],
+                         ["ok"])
+
+    def test_fewer_nics_than_gpus_without_ucx_net_devices(self):
+        self.one("two-nics", "nic-per-gpu", "warn", "ucx", "openucx/ucx #11259",
+                 starts="8 GPUs on 2 RDMA ports with UCX_NET_DEVICES unset")
+        self.none("two-nics-pinned", "nic-per-gpu")
+
+    def test_trtllm_same_b200_node_ucx_before_1_22_and_ucx_tls_unset(self):
+        for me, peer in (("prefill-b200", "decode-b200"), ("decode-b200", "prefill-b200")):
+            c = self.one(me, "same-node-kv", "warn", "ucx", "NVIDIA/TensorRT-LLM #18347",
+                         starts="with " + named(peer) + ": TRT-LLM's VMM KV pools")
+            self.assertIn("UCX 1.19.0", c["detail"])
+            self.one(me, "same-node-kv", "warn", "ucx", "NVIDIA/TensorRT-LLM #17300",
+                     starts="with " + named(peer) + ": TRT-LLM prefill and decode on one NVIDIA B200 node with UCX_TLS unset")
+        # UCX 1.22 and UCX_TLS set on the same node; the first pair's pods with these, apart.
+        for pod in ("prefill-b200-ok", "decode-b200-ok"):
+            self.none(pod, "same-node-kv")
+        self.assertEqual(len(self.by_target[(named("prefill-b200"), "same-node-kv")]), 2)
+
+    def test_nixl_cuda_ipc_get_on_gpus_without_nvlink(self):
+        self.one("prefill-pcie", "same-node-kv", "warn", "nixl", "ai-dynamo/nixl #1097",
+                 starts="with " + named("decode-pcie") + ": NIXL 0.10.0 on GPUs without NVLink")
+        self.one("decode-pcie", "same-node-kv", "warn", "nixl", "ai-dynamo/nixl #1097")
+        self.none("prefill-nvlink", "same-node-kv")
+        self.none("decode-nvlink", "same-node-kv")
+
+    def test_pinned_gid_index_over_a_sparse_gid_table(self):
+        self.one("prefill-roce", "roce-gid-index", "warn", "ucx", "NVIDIA/nccl #1587",
+                 starts="with " + named("decode-roce-sparse") + ": the RoCE v2 GID sits at a different index")
+        self.one("decode-roce-sparse", "roce-gid-index", "warn", "ucx", "NVIDIA/nccl #1587")
+        self.none("decode-roce", "roce-gid-index")  # its v2 entry at 3, as the prefill's
+        # NCCL's twin row: the P2pNcclConnector prefill pins NCCL_IB_GID_INDEX.
+        self.one("prefill-roce-nccl", "roce-gid-index", "warn", "rdma-access", "NVIDIA/nccl #718",
+                 starts="with " + named("decode-roce-sparse") + ":")
+        self.one("decode-roce-sparse", "roce-gid-index", "warn", "rdma-access", "NVIDIA/nccl #718")
+        self.assertEqual([c["layer"] for c in self.by_target[(named("prefill-roce-nccl"), "roce-gid-index")]],
+                         ["rdma-access"])  # not the UCX row: that pod pins no UCX_IB_GID_INDEX
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -216,7 +216,11 @@ void add_node(FactMap& facts, const probe::NodeFacts& node) {
   }
   if (node.sysfs_infiniband) {
     std::string link_layer;
-    facts.set("nic.count", std::to_string(active_ports(node, link_layer)));
+    const int nics = active_ports(node, link_layer);
+    facts.set("nic.count", std::to_string(nics));
+    // Fewer Active RDMA ports than GPUs: some NIC serves several GPUs (unknown without either).
+    if (!node.gpus.empty() && nics > 0)
+      facts.set("nic.fewer_than_gpus", truth(static_cast<std::size_t>(nics) < node.gpus.size()));
     if (!link_layer.empty())
       facts.set("fabric.link_layer", link_layer);
     facts.set("platform.efa", truth(!node.platform.efa_devices.empty()));
@@ -226,6 +230,8 @@ void add_node(FactMap& facts, const probe::NodeFacts& node) {
     facts.set("nvlink.multinode", truth(std::any_of(gpus.begin(), gpus.end(),
                                                     [](const auto& g) { return g.registered(); })));
   }
+  if (auto local = nvlink_local(node); !local.empty())
+    facts.set("nvlink.local", local);
   if (auto p = peermem(node); !p.empty())
     facts.set("peermem.module", p);
   if (!node.nvidia_driver.version.empty())
@@ -337,7 +343,7 @@ bool provided_fact(std::string_view name) {
   for (auto prefix : {std::string_view("prefill."), std::string_view("decode.")})
     if (name.starts_with(prefix))
       return provided_fact(name.substr(prefix.size()));
-  static const std::array<std::string_view, 24> exact{"engine.framework",
+  static const std::array<std::string_view, 25> exact{"engine.framework",
                                                       "engine.kv_backend",
                                                       "engine.nixl_backends",
                                                       "engine.kv_connector",
@@ -360,7 +366,8 @@ bool provided_fact(std::string_view name) {
                                                       "event.reason",
                                                       "event.message",
                                                       "event.type",
-                                                      "nvlink.local"};
+                                                      "nvlink.local",
+                                                      "nic.fewer_than_gpus"};
   if (std::find(exact.begin(), exact.end(), name) != exact.end())
     return true;
   static const std::array<std::string_view, 17> versions{

@@ -2,11 +2,13 @@
 // reader provides.
 #include "knowledge/evaluate.hpp"
 #include "knowledge/load.hpp"
+#include "probe/parsers.hpp"
 #include "probe/stack/stack_versions.hpp"
 #include "rules/known/stack_facts.hpp"
 #include "rules/known/stack_versions_rule.hpp"
 
 #include <doctest/doctest.h>
+#include <fstream>
 
 using namespace icheck;
 using knowledge::FactMap;
@@ -115,4 +117,85 @@ TEST_CASE("known: pair facts carry both pods' facts under their role") {
   CHECK_FALSE(pair.known_absent("decode.env.X"));
   CHECK(pair.get("pair.same_node") == "true");
   CHECK(pair.get("pair.roce_v2_gid_index_differs") == "false");
+}
+
+namespace {
+
+// A capture without its `# source:` first line and the shell lines before the matrix.
+std::string topo_fixture(const std::string& name) {
+  std::ifstream in(std::string(ICHECK_TEST_DATA) + "/fixtures/nvidia-smi-topo/" + name);
+  std::string line, out;
+  std::getline(in, line);
+  while (std::getline(in, line))
+    if (!line.starts_with("$ "))
+      out += line + "\n";
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("known: nvlink.local from nvidia-smi topo -m, unknown with one GPU or nothing read") {
+  auto local = [](const std::string& capture) {
+    probe::NodeFacts node;
+    if (!capture.empty())
+      node.topo = probe::parse_nvidia_smi_topo(topo_fixture(capture));
+    FactMap facts;
+    rules::known::add_node(facts, node);
+    auto v = facts.get("nvlink.local");
+    return v ? std::string(*v) : std::string("(unknown)");
+  };
+  CHECK(local("h100-8gpu-nv18-no-nics.txt") == "true");
+  CHECK(local("a100-pcie-2gpu-2nic-old-mlx5-headers-della.txt") == "false");
+  CHECK(local("rtx6000ada-4gpu-pcie-4nic-numa2-stelline.txt") == "false");
+  CHECK(local("single-gpu-no-nic-tabs.txt") == "(unknown)");
+  CHECK(local("") == "(unknown)");
+}
+
+TEST_CASE("known: fewer Active RDMA ports than GPUs, and the NIC-per-GPU row beyond 8 on 2") {
+  auto node_with = [](int gpus, int active, int down) {
+    probe::NodeFacts node;
+    for (int i = 0; i < gpus; ++i)
+      node.gpus.push_back({i, "NVIDIA H100 80GB HBM3", "GPU-" + std::to_string(i), {}});
+    node.sysfs_infiniband = true;
+    for (int i = 0; i < active + down; ++i) {
+      probe::IbDevice d;
+      d.name = "mlx5_" + std::to_string(i);
+      probe::IbPort p;
+      p.device = d.name;
+      p.port = 1;
+      p.state = i < active ? probe::PortState::active : probe::PortState::down;
+      p.link_layer = probe::LinkLayer::infiniband;
+      d.ports.push_back(p);
+      node.sysfs_devices.push_back(d);
+    }
+    return node;
+  };
+  auto nic_rows = [&](int gpus, int active, int down) {
+    FactMap facts;
+    rules::known::add_node(facts, node_with(gpus, active, down));
+    facts.set("engine.kv_backend", "nixl");
+    facts.complete("env.");
+    std::vector<std::string> out;
+    for (const auto& hit : knowledge::evaluate(knowledge::trouble_rows(), facts))
+      if (hit.row->check == "nic-per-gpu")
+        out.push_back(hit.detail);
+    return out;
+  };
+  FactMap facts;
+  rules::known::add_node(facts, node_with(8, 2, 6));
+  CHECK(facts.get("nic.count") == "2");
+  CHECK(facts.get("nic.fewer_than_gpus") == "true");
+  rules::known::add_node(facts, node_with(8, 8, 0));
+  CHECK(facts.get("nic.fewer_than_gpus") == "false");
+  FactMap none;
+  rules::known::add_node(none, node_with(8, 0, 2));  // no Active port: unknown, never "true"
+  CHECK_FALSE(none.get("nic.fewer_than_gpus"));
+  CHECK(nic_rows(8, 2, 6) ==
+        std::vector<std::string>{"8 GPUs on 2 RDMA ports with UCX_NET_DEVICES unset: UCX can send "
+                                 "every GPU's KV through one NIC and leave the others idle (8 GPUs "
+                                 "on 2 NICs: half the pod's RDMA bandwidth)"});
+  CHECK(nic_rows(4, 2, 0).size() == 1);  // 4 GPUs on 2 NICs: the same trouble
+  CHECK(nic_rows(4, 1, 0).empty());      // one NIC: nothing to choose
+  CHECK(nic_rows(8, 8, 0).empty());
+  CHECK(nic_rows(2, 4, 0).empty());
 }
