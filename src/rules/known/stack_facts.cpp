@@ -218,9 +218,11 @@ void add_node(FactMap& facts, const probe::NodeFacts& node) {
     std::string link_layer;
     const int nics = active_ports(node, link_layer);
     facts.set("nic.count", std::to_string(nics));
-    // Fewer Active RDMA ports than GPUs: some NIC serves several GPUs (unknown without either).
+    // Every Active RDMA port serves two or more GPUs (8 on 2, 4 on 2, 8 on 4); unknown without
+    // GPUs or an Active port.
     if (!node.gpus.empty() && nics > 0)
-      facts.set("nic.fewer_than_gpus", truth(static_cast<std::size_t>(nics) < node.gpus.size()));
+      facts.set("nic.shared_by_gpus",
+                truth(node.gpus.size() >= 2 * static_cast<std::size_t>(nics)));
     if (!link_layer.empty())
       facts.set("fabric.link_layer", link_layer);
     facts.set("platform.efa", truth(!node.platform.efa_devices.empty()));
@@ -367,7 +369,7 @@ bool provided_fact(std::string_view name) {
                                                       "event.message",
                                                       "event.type",
                                                       "nvlink.local",
-                                                      "nic.fewer_than_gpus"};
+                                                      "nic.shared_by_gpus"};
   if (std::find(exact.begin(), exact.end(), name) != exact.end())
     return true;
   static const std::array<std::string_view, 17> versions{

@@ -151,7 +151,7 @@ TEST_CASE("known: nvlink.local from nvidia-smi topo -m, unknown with one GPU or 
   CHECK(local("") == "(unknown)");
 }
 
-TEST_CASE("known: fewer Active RDMA ports than GPUs, and the NIC-per-GPU row beyond 8 on 2") {
+TEST_CASE("known: NICs each shared by two or more GPUs, and the NIC-per-GPU row beyond 8 on 2") {
   auto node_with = [](int gpus, int active, int down) {
     probe::NodeFacts node;
     for (int i = 0; i < gpus; ++i)
@@ -184,12 +184,14 @@ TEST_CASE("known: fewer Active RDMA ports than GPUs, and the NIC-per-GPU row bey
   FactMap facts;
   rules::known::add_node(facts, node_with(8, 2, 6));
   CHECK(facts.get("nic.count") == "2");
-  CHECK(facts.get("nic.fewer_than_gpus") == "true");
-  rules::known::add_node(facts, node_with(8, 8, 0));
-  CHECK(facts.get("nic.fewer_than_gpus") == "false");
+  CHECK(facts.get("nic.shared_by_gpus") == "true");
+  rules::known::add_node(facts, node_with(8, 7, 1));  // one port in INIT: each NIC all but alone
+  CHECK(facts.get("nic.shared_by_gpus") == "false");
+  rules::known::add_node(facts, node_with(8, 4, 4));
+  CHECK(facts.get("nic.shared_by_gpus") == "true");
   FactMap none;
   rules::known::add_node(none, node_with(8, 0, 2));  // no Active port: unknown, never "true"
-  CHECK_FALSE(none.get("nic.fewer_than_gpus"));
+  CHECK_FALSE(none.get("nic.shared_by_gpus"));
   CHECK(nic_rows(8, 2, 6) ==
         std::vector<std::string>{"8 GPUs on 2 RDMA ports with UCX_NET_DEVICES unset: UCX can send "
                                  "every GPU's KV through one NIC and leave the others idle (8 GPUs "
@@ -197,5 +199,6 @@ TEST_CASE("known: fewer Active RDMA ports than GPUs, and the NIC-per-GPU row bey
   CHECK(nic_rows(4, 2, 0).size() == 1);  // 4 GPUs on 2 NICs: the same trouble
   CHECK(nic_rows(4, 1, 0).empty());      // one NIC: nothing to choose
   CHECK(nic_rows(8, 8, 0).empty());
+  CHECK(nic_rows(8, 7, 1).empty());
   CHECK(nic_rows(2, 4, 0).empty());
 }
