@@ -1,6 +1,7 @@
 #include "check/env_live_check.hpp"
 
 #include "check/env_check.hpp"
+#include "check/known_trouble_pods.hpp"
 #include "check/pod_pipeline.hpp"
 #include "check/stopped.hpp"
 #include "recipe/load.hpp"
@@ -72,7 +73,8 @@ LiveRecipe live_recipe(const std::vector<recipe::ManifestFile>& files, report::R
 }
 
 void add_live_findings(const kube::PodInfo& pod, const probe::NodeFacts& facts,
-                       const LiveRecipe& recipe, report::Target& target, const rules::KvBackends* pod_kv) {
+                       const LiveRecipe& recipe, report::Target& target,
+                       const rules::KvBackends* pod_kv) {
   auto ref = std::find_if(recipe.refs.begin(), recipe.refs.end(),
                           [&](const LiveRecipe::Ref& r) { return r.dgd->name == pod.dgd; });
   const recipe::Service* service = ref == recipe.refs.end() ? nullptr : service_of(pod, *ref->dgd);
@@ -105,6 +107,9 @@ Expected<report::Report> check_env_live(const Options& options) {
       add_live_findings(p.probe.pod, p.node, live, p.target);
     }
   }
+  // The running pods' own facts (their whole environment, image, node) through the same
+  // known-trouble rows the recipe's services went through: a pod can differ from its recipe.
+  add_known_trouble(*run);
   add_pod_targets(*run, *report);
   return std::move(*report);
 }

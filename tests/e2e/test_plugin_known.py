@@ -2,6 +2,8 @@
 the facts the probe reads (the whole environment, the wheels' versions, the pod's networking),
 each hit in its row's layer with its first source, and the stack-versions finding for wheels
 that disagree."""
+import os
+import tempfile
 import unittest
 
 import harness
@@ -9,6 +11,10 @@ import harness
 VERSION = "1.32"
 SCENARIO = "known-trouble-stack"
 PREFILL, DECODE = SCENARIO + "-0-prefill", SCENARIO + "-0-decode"
+# A real vLLM disagg recipe (VllmPrefillWorker, VllmDecodeWorker), renamed to the pods' DGD for
+# `env --live`: the recipe sets no side-channel host, the running prefill pod does.
+RECIPE = os.path.join(os.path.dirname(harness.E2E_DIR), "recipes", "qwen3-32b-fp8", "vllm", "disagg",
+                      "deploy.yaml")
 
 
 def checks(doc):
@@ -25,6 +31,28 @@ class TestKnownTroubleOnPods(unittest.TestCase):
             cls.err = err
             cls.doc = harness.json_doc(cls, cls.rc, out, err)
             cls.checks = checks(cls.doc)
+            with tempfile.TemporaryDirectory() as tmp:
+                manifest = os.path.join(tmp, "deploy.yaml")
+                with open(RECIPE) as f, open(manifest, "w") as to:
+                    to.write(f.read().replace("name: qwen3-32b-fp8-vllm-disagg", "name: " + SCENARIO))
+                cls.live_rc, out, err, _ = c.run_plugin(
+                    VERSION, ["env", manifest, "--live", "-n", "dynamo", "-o", "json"], timeout=120)
+                cls.live_err = err
+                cls.live = harness.json_doc(cls, cls.live_rc, out, err)
+
+    def test_env_live_judges_the_running_pods_through_the_rows(self):
+        live = checks(self.live)
+        c = live[(PREFILL, "side-channel-host")]
+        self.assertEqual((c["status"], c["layer"]), ("fail", "nixl"))
+        self.assertTrue(c["detail"].startswith("VLLM_NIXL_SIDE_CHANNEL_HOST=0.0.0.0:"), c["detail"])
+        self.assertTrue(c["detail"].endswith("(volcano-sh/kthena #1781)"))
+        self.assertEqual(live[(DECODE, "side-channel-host")]["status"], "warn")  # hostNetwork
+        # The recipe itself sets neither: only the pods carry it.
+        manifest = [t for t in self.live["targets"] if t["kind"] != "pod"]
+        self.assertEqual(len(manifest), 1)
+        self.assertFalse([c for c in manifest[0]["checks"] if c["name"] == "side-channel-host"])
+        self.assertEqual(self.live["verdict"]["status"], "blocked")
+        self.assertEqual(self.live_rc, 2, self.live_err)
 
     def test_side_channel_host_that_names_the_pod_itself_fails(self):
         c = self.checks[(PREFILL, "side-channel-host")]
