@@ -1,5 +1,6 @@
 #include "check/known_trouble_pods.hpp"
 
+#include "check/node_objects.hpp"
 #include "knowledge/evaluate.hpp"
 #include "knowledge/finding.hpp"
 #include "knowledge/load.hpp"
@@ -25,14 +26,34 @@ void add_unique(report::Target& t, report::Finding f) {
     t.findings.push_back(std::move(f));
 }
 
-rules::known::PodNetwork network_of(const kube::PodInfo& pod) {
+rules::known::PodNetwork network_of(const kube::PodInfo& pod,
+                                    const std::map<std::string, kube::NodeObject>& nodes) {
   rules::known::PodNetwork n;
   n.host_network = pod.host_network;
   n.host_ipc = pod.host_ipc;
   n.host_pid = pod.host_pid;
   n.pod_ip = pod.pod_ip;
   n.host_ip = pod.host_ip;
+  if (auto it = nodes.find(pod.node); it != nodes.end()) {
+    n.node_internal_ip = it->second.internal_ip;
+    n.cloud = it->second.cloud;
+  }
   return n;
+}
+
+// facts.kubeNode on the pod's target: what its node object said (only where it was read).
+void add_node_fact(report::Target& target, const kube::PodInfo& pod,
+                   const std::map<std::string, kube::NodeObject>& nodes) {
+  auto it = nodes.find(pod.node);
+  if (it == nodes.end())
+    return;
+  boost::json::object o;
+  o["name"] = pod.node;
+  o["internalIP"] = it->second.internal_ip.empty() ? boost::json::value(nullptr)
+                                                   : boost::json::value(it->second.internal_ip);
+  o["cloud"] =
+      it->second.cloud.empty() ? boost::json::value(nullptr) : boost::json::value(it->second.cloud);
+  target.facts["kubeNode"] = std::move(o);
 }
 
 // The index of the first RoCE v2 IPv4 GID of the pod's first Active Ethernet port; nullopt when
@@ -88,14 +109,16 @@ void add_pairs(PodRun& run, const std::vector<knowledge::FactMap>& facts) {
 }  // namespace
 
 void add_known_trouble(PodRun& run) {
+  const auto nodes = read_node_objects(run.session, run.pods);
   std::vector<knowledge::FactMap> facts(run.probed.size());
   for (std::size_t i = 0; i < run.probed.size(); ++i) {
     auto& p = run.probed[i];
     if (!p.parsed)
       continue;
     const auto& pod = run.pods[i];
-    facts[i] =
-        rules::known::pod_facts(p.node, p.nixl, pod.command_line, p.backends, network_of(pod));
+    facts[i] = rules::known::pod_facts(p.node, p.nixl, pod.command_line, p.backends,
+                                       network_of(pod, nodes));
+    add_node_fact(p.target, pod, nodes);
     for (auto& f : knowledge::to_findings(knowledge::evaluate(knowledge::trouble_rows(), facts[i])))
       add_unique(p.target, std::move(f));
     if (auto f = rules::known::stack_versions_finding(rules::known::stack_versions(p.node),

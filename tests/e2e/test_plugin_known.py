@@ -101,6 +101,7 @@ class TestKnownTroubleMore(unittest.TestCase):
         with harness.FakeCluster(MORE) as c:
             cls.rc, out, err, _ = c.run_plugin(
                 VERSION, ["node", "--deployment", MORE, "-n", "dynamo", "-o", "json"], timeout=120)
+            cls.log = c.request_log()
             cls.err = err
             cls.doc = harness.json_doc(cls, cls.rc, out, err)
             cls.checks = checks(cls.doc)
@@ -180,6 +181,21 @@ class TestKnownTroubleMore(unittest.TestCase):
         self.one("decode-roce-sparse", "roce-gid-index", "warn", "rdma-access", "NVIDIA/nccl #718")
         self.assertEqual([c["layer"] for c in self.by_target[(named("prefill-roce-nccl"), "roce-gid-index")]],
                          ["rdma-access"])  # not the UCX row: that pod pins no UCX_IB_GID_INDEX
+
+
+    def test_node_objects_read_once_per_node_where_readable(self):
+        facts = {t["name"]: t.get("facts", {}) for t in self.doc["targets"]}
+        self.assertEqual(facts[named("gb200-libfabric")]["kubeNode"],
+                         {"name": "gb200-tray-1", "internalIP": "10.62.128.1", "cloud": "aws"})
+        self.assertEqual(facts[named("decode-nvlink")]["kubeNode"],
+                         {"name": "h100-node-1", "internalIP": "10.128.0.41", "cloud": "gcp"})
+        self.assertEqual(facts[named("prefill-roce")]["kubeNode"]["cloud"], "azure")  # by its labels
+        self.assertNotIn("kubeNode", facts[named("decode-roce")])  # 404: unknown, no error
+        self.assertEqual(self.doc["errors"], [])
+        gets = [r["path"] for r in self.log if r["path"].startswith("/api/v1/nodes/")]
+        nodes = {t["node"] for t in self.doc["targets"]}
+        self.assertEqual(sorted(gets), sorted("/api/v1/nodes/" + n for n in nodes))
+        self.assertEqual(harness.only_reads(self.log), [])
 
 
 if __name__ == "__main__":

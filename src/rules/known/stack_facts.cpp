@@ -205,6 +205,10 @@ void add_pod(FactMap& facts, const PodNetwork& pod) {
     facts.set("pod.podIP", pod.pod_ip);
   if (!pod.host_ip.empty())
     facts.set("pod.hostIP", pod.host_ip);
+  if (!pod.node_internal_ip.empty())
+    facts.set("node.internalIP", pod.node_internal_ip);
+  if (!pod.cloud.empty())
+    facts.set("platform.cloud", pod.cloud);
 }
 
 void add_node(FactMap& facts, const probe::NodeFacts& node) {
@@ -345,7 +349,7 @@ bool provided_fact(std::string_view name) {
   for (auto prefix : {std::string_view("prefill."), std::string_view("decode.")})
     if (name.starts_with(prefix))
       return provided_fact(name.substr(prefix.size()));
-  static const std::array<std::string_view, 25> exact{"engine.framework",
+  static const std::array<std::string_view, 27> exact{"engine.framework",
                                                       "engine.kv_backend",
                                                       "engine.nixl_backends",
                                                       "engine.kv_connector",
@@ -369,7 +373,9 @@ bool provided_fact(std::string_view name) {
                                                       "event.message",
                                                       "event.type",
                                                       "nvlink.local",
-                                                      "nic.shared_by_gpus"};
+                                                      "nic.shared_by_gpus",
+                                                      "node.internalIP",
+                                                      "platform.cloud"};
   if (std::find(exact.begin(), exact.end(), name) != exact.end())
     return true;
   static const std::array<std::string_view, 17> versions{

@@ -32,6 +32,7 @@ void add_engine(knowledge::FactMap& facts, const std::vector<std::string>& comma
 struct PodNetwork {
   std::optional<bool> host_network, host_ipc, host_pid;
   std::string pod_ip, host_ip;
+  std::string node_internal_ip, cloud;  // from the node object where it was readable
 };
 void add_pod(knowledge::FactMap& facts, const PodNetwork& pod);
 

@@ -5,7 +5,9 @@ scenario.json:
     "description": "...",
     "defaults": { <pod fields applied to every pod, deep-merged> },
     "pods": [ { <pod fields> }, ... ],
-    "replicate": [ {"count": 32, "name": "worker-{i}", "pod": { <pod fields> }} ]
+    "replicate": [ {"count": 32, "name": "worker-{i}", "pod": { <pod fields> }} ],
+    "nodes": {"<node name>": {"provider_id": "aws:///us-west-2a/i-0abc", "internal_ips": ["10.0.1.5"],
+              "labels": {}}}  -- node objects GET /api/v1/nodes/<name> serves (others: 404)
   }
 
 Pod fields:
@@ -251,6 +253,7 @@ class Scenario:
                 p = _subst(deep_merge(rep.get("pod", {}), {"name": rep["name"]}), i)
                 specs.append(deep_merge(defaults, p))
         self.pods = [Pod(s) for s in specs]
+        self.nodes = doc.get("nodes", {})
         seen = set()
         for p in self.pods:
             key = (p.namespace, p.name)
@@ -260,6 +263,23 @@ class Scenario:
 
     def namespaces(self):
         return sorted({"default", "kube-system"} | {p.namespace for p in self.pods})
+
+    def node(self, name):
+        """The Node object GET /api/v1/nodes/<name> answers, or None (404)."""
+        spec = self.nodes.get(name)
+        if spec is None:
+            return None
+        addresses = [{"type": "InternalIP", "address": a} for a in spec.get("internal_ips", [])]
+        addresses += [{"type": "Hostname", "address": name}]
+        labels = dict({"kubernetes.io/hostname": name}, **spec.get("labels", {}))
+        node = {"kind": "Node", "apiVersion": "v1",
+                "metadata": {"name": name, "uid": "00000000-0000-0000-0001-%012x" % (hash(name) & 0xFFFFFFFFFFFF),
+                             "resourceVersion": "1", "creationTimestamp": "2026-11-30T08:00:00Z",
+                             "labels": labels},
+                "spec": {}, "status": {"addresses": addresses}}
+        if "provider_id" in spec:
+            node["spec"]["providerID"] = spec["provider_id"]
+        return node
 
     def find(self, namespace, name):
         for p in self.pods:

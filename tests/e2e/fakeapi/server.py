@@ -39,6 +39,8 @@ API_V1 = {"kind": "APIResourceList", "groupVersion": "v1", "resources": [
     {"name": "pods/log", "singularName": "", "namespaced": True, "kind": "Pod", "verbs": ["get"]},
     {"name": "events", "singularName": "event", "namespaced": True, "kind": "Event",
      "verbs": ["get", "list"], "shortNames": ["ev"]},
+    {"name": "nodes", "singularName": "node", "namespaced": False, "kind": "Node",
+     "verbs": ["get", "list"], "shortNames": ["no"]},
 ]}
 
 
@@ -193,6 +195,12 @@ class Handler(BaseHTTPRequestHandler):
             return self.list_dgds(parts[4])
         if p == "/api/v1/pods":
             return self.list_pods(None)
+        if len(parts) == 4 and parts[:3] == ["api", "v1", "nodes"]:
+            node = self.server.scenario.node(parts[3])
+            if node is None:
+                return self.send_json(404, status(404, "NotFound", 'nodes "%s" not found' % parts[3],
+                                                  {"name": parts[3], "kind": "nodes"}))
+            return self.send_json(200, node)
         if p == "/api/v1/namespaces":
             return self.send_json(200, {"kind": "NamespaceList", "apiVersion": "v1",
                                         "metadata": {"resourceVersion": "1"},

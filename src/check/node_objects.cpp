@@ -1,0 +1,51 @@
+#include "check/node_objects.hpp"
+
+#include "exec/child.hpp"
+
+#include <algorithm>
+#include <regex>
+
+namespace icheck::check {
+namespace {
+
+constexpr std::size_t kOutputCap = 32u << 20;  // a GPU node's object lists its images: ~100 KB
+constexpr std::chrono::milliseconds kDeadline{15'000};
+
+bool is_node_name(const std::string& name) {
+  static const std::regex subdomain(R"([a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?)");
+  return std::regex_match(name, subdomain);
+}
+
+}  // namespace
+
+std::vector<std::string> node_names(const std::vector<kube::PodInfo>& pods) {
+  std::vector<std::string> names;
+  for (const auto& pod : pods) {
+    if (names.size() == kMaxNodes)
+      break;
+    if (is_node_name(pod.node) && std::find(names.begin(), names.end(), pod.node) == names.end())
+      names.push_back(pod.node);
+  }
+  return names;
+}
+
+std::map<std::string, kube::NodeObject> read_node_objects(const KubeSession& session,
+                                                          const std::vector<kube::PodInfo>& pods) {
+  const auto names = node_names(pods);
+  if (names.empty())
+    return {};
+  exec::ChildSpec spec;
+  spec.argv = session.base;
+  spec.argv.insert(spec.argv.end(), {"get", "nodes"});
+  spec.argv.insert(spec.argv.end(), names.begin(), names.end());
+  spec.argv.insert(spec.argv.end(), {"-o", "json"});
+  spec.deadline = std::min(session.timeout, kDeadline);
+  spec.output_cap = kOutputCap;
+  const auto got = exec::run_child(spec);
+  if (got.timed_out || got.truncated || got.interrupted || got.not_found)
+    return {};
+  // Some names NotFound or forbidden: kubectl prints the others and exits 1; each read counts.
+  return kube::parse_node_objects(got.out);
+}
+
+}  // namespace icheck::check
