@@ -80,6 +80,9 @@ void add_pairs(PodRun& run, const std::vector<knowledge::FactMap>& facts) {
       auto& d = run.probed[j];
       if (run.pods[i].role != dynamo::Role::prefill || run.pods[j].role != dynamo::Role::decode)
         continue;
+      // KV moves within one deployment: a run over a namespace never pairs two of them.
+      if (run.pods[i].namespace_ != run.pods[j].namespace_ || run.pods[i].dgd != run.pods[j].dgd)
+        continue;
       if (!p.parsed || !d.parsed || ++pairs > kMaxPairs)
         continue;
       std::optional<bool> same_node;

@@ -94,13 +94,14 @@ def named(suffix):
 class TestKnownTroubleMore(unittest.TestCase):
     """The rest of issue 28's misses, each failing in its layer beside a healthy twin where it does
     not fire: rows over one pod on aggregated workers, rows over a prefill/decode pair on pods
-    that share a node (or a RoCE fabric). One run of `node` over the whole DGD."""
+    that share a node (or a RoCE fabric). One run of `node` over the namespace, where a decode pod
+    of another DGD shares the B200 node."""
 
     @classmethod
     def setUpClass(cls):
         with harness.FakeCluster(MORE) as c:
             cls.rc, out, err, _ = c.run_plugin(
-                VERSION, ["node", "--deployment", MORE, "-n", "dynamo", "-o", "json"], timeout=120)
+                VERSION, ["node", "-n", "dynamo", "-o", "json"], timeout=120)
             cls.log = c.request_log()
             cls.err = err
             cls.doc = harness.json_doc(cls, cls.rc, out, err)
@@ -161,7 +162,11 @@ class TestKnownTroubleMore(unittest.TestCase):
         # UCX 1.22 and UCX_TLS set on the same node; the first pair's pods with these, apart.
         for pod in ("prefill-b200-ok", "decode-b200-ok"):
             self.none(pod, "same-node-kv")
+        # Two rows with this DGD's decode pod; none with the other DGD's on the same node.
         self.assertEqual(len(self.by_target[(named("prefill-b200"), "same-node-kv")]), 2)
+        other = [c for t in self.doc["targets"] if t["name"] == "known-trouble-other-0-decode-b200"
+                 for c in t["checks"] if c["name"] == "same-node-kv"]
+        self.assertEqual(other, [])
 
     def test_nixl_cuda_ipc_get_on_gpus_without_nvlink(self):
         self.one("prefill-pcie", "same-node-kv", "warn", "nixl", "ai-dynamo/nixl #1097",
