@@ -131,7 +131,10 @@ void add_transfer_flags(CLI::App& sub, CommandLine& line) {
       ->capture_default_str();
   sub.add_option("--matrix", o.matrix,
                  "With --transfer: rails runs one transfer per (prefill NIC, decode NIC) of the "
-                 "tested pair, each pinned to its two NICs (UCX_NET_DEVICES)")
+                 "tested pair, each pinned to its two NICs (UCX_NET_DEVICES); nodes one per "
+                 "(prefill node, decode node) pair; full both: the node pairs, then the first "
+                 "pair's NICs in what is left of --matrix-budget (not every pair's NICs: that "
+                 "grows as nodes^2 x NICs^2)")
       ->check(one_of("matrix"));
   sub.add_option("--matrix-budget", line.matrix_budget,
                  "How long all of --matrix's transfers together may take; cells left are skipped")
@@ -151,7 +154,7 @@ const std::map<std::string, std::vector<std::string>>& flag_choices() {
       {"output", {"table", "wide", "json", "yaml"}},
       {"color", {"auto", "always", "never"}},
       {"pairs", {"cover", "all"}},
-      {"matrix", {"rails"}},
+      {"matrix", {"rails", "nodes", "full"}},
       {"test-tool", {"auto", "nixl-python", "nixlbench", "ucx_perftest", "nixl_test"}},
       {"transport", {"proxy", "kubectl"}},
   };

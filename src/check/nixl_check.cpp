@@ -10,11 +10,15 @@
 #include "rules/transfer/transfer_rules.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <random>
 
 namespace icheck::check {
 namespace {
+
+// --matrix nodes plans every (prefill node, decode node) pair up to this many.
+constexpr std::size_t kMaxNodePairs = 1024;
 
 rules::NodeContext node_context(const PodRun& run) {
   rules::NodeContext context;
@@ -227,6 +231,28 @@ void run_and_judge(PodRun& run, const std::vector<rules::TransferPlan>& plans,
   report.transfer_summary = transfer_summary(plans, outcomes, findings);
 }
 
+bool node_matrix_asked(const Options& options) {
+  return options.matrix == "nodes" || options.matrix == "full";
+}
+
+// --matrix nodes|full: every runnable pair a cell; its judgement goes once to each pod that ran
+// a cell (a pod may be in several).
+report::Finding node_matrix(PodRun& run, const std::vector<rules::TransferPlan>& plans,
+                            const Options& options, report::Report& report) {
+  std::vector<rules::PairRates> rates;
+  for (const auto& plan : plans) rates.push_back(pair_rates(run, plan));
+  auto finding = run_node_matrix(run, plans, rates, options, report);
+  std::vector<std::string> done;
+  for (const auto& plan : plans) {
+    for (const auto& name : {plan.prefill, plan.decode}) {
+      if (std::find(done.begin(), done.end(), name) != done.end()) continue;
+      done.push_back(name);
+      if (auto* p = find(run, name)) p->target.findings.push_back(finding);
+    }
+  }
+  return finding;
+}
+
 // Pods in no tested pair: their table says which test covered their node (not judged).
 void say_untested(PodRun& run, const std::vector<rules::TransferPlan>& plans) {
   for (auto& p : run.probed) {
@@ -304,12 +330,24 @@ void transfer(PodRun& run, const Options& options, report::Report& report, rules
       report.limitations.push_back(plan.tool_note);
   }
   std::string matrix_summary;
-  if (options.matrix == "rails" && !runnable.empty()) {  // the first pair, NIC by NIC
-    const auto plan = runnable.front();
-    runnable.erase(runnable.begin());
-    auto finding = run_pair_matrix(run, plan, pair_rates(run, plan), options);
-    matrix_summary = "NIC matrix of " + plan.pair_line() + ": " +
+  auto budget = options.matrix_budget;
+  if (node_matrix_asked(options) && !runnable.empty()) {  // every node pair, then (full) rails
+    const auto start = std::chrono::steady_clock::now();
+    auto finding = node_matrix(run, runnable, options, report);
+    matrix_summary = "node matrix of " + std::to_string(runnable.size()) + " node pairs: " +
                      std::string(report::to_string(finding.status));
+    const auto spent = std::chrono::duration_cast<std::chrono::milliseconds>(
+        std::chrono::steady_clock::now() - start);
+    budget = std::max(std::chrono::milliseconds(0), budget - spent);
+    if (options.matrix == "nodes") runnable.clear();
+    else runnable.resize(1);  // full: the first pair NIC by NIC, in what is left of the budget
+  }
+  if (options.matrix != "" && options.matrix != "nodes" && !runnable.empty()) {
+    const auto plan = runnable.front();  // the first pair, NIC by NIC
+    runnable.erase(runnable.begin());
+    auto finding = run_pair_matrix(run, plan, pair_rates(run, plan), budget);
+    matrix_summary += (matrix_summary.empty() ? "" : "; ") + std::string("NIC matrix of ") +
+                      plan.pair_line() + ": " + std::string(report::to_string(finding.status));
     add_to_pods(run, plan, finding);
   }
   if (!runnable.empty())
@@ -385,6 +423,10 @@ void judge_nixl_pods(PodRun& run, const Options& options, report::Report& report
   pairing.kubectl_base = run.session.base;
   pairing.timeout_s = static_cast<int>(options.transfer_timeout.count() / 1000);
   pairing.mode = options.pairs == "all" ? rules::PairMode::all : rules::PairMode::cover;
+  if (node_matrix_asked(options)) {  // every node pair; --matrix-budget bounds how many run
+    pairing.mode = rules::PairMode::all;
+    pairing.max_pairs = kMaxNodePairs;
+  }
   pairing.test_image = options.test_image;
   pairing.seed = run_seed();
   if (auto tool = rules::parse_test_tool(options.test_tool); tool)

@@ -42,12 +42,14 @@ struct Options {
   bool recursive = false;
   bool live = false;
   bool transfer = false;
-  std::string pair;   // PREFILL,DECODE
-  std::string pairs = "cover";  // cover | all
-  std::string test_image;       // for the kubectl debug commands when no image has a tool
+  std::string pair;                // PREFILL,DECODE
+  std::string pairs = "cover";     // cover | all
+  std::string test_image;          // for the kubectl debug commands when no image has a tool
   std::string test_tool = "auto";  // auto | nixl-python | nixlbench | ucx_perftest | nixl_test
   std::chrono::milliseconds transfer_timeout{60000};
-  std::string matrix;  // "" | rails: --transfer's pair NIC by NIC (rules/transfer/matrix.hpp)
+  // "" | rails: --transfer's pair NIC by NIC (rules/transfer/matrix.hpp) | nodes: every node
+  // pair (rules/transfer/node_matrix.hpp) | full: nodes, then rails for the first pair
+  std::string matrix;
   std::chrono::milliseconds matrix_budget{600000};  // every cell of --matrix together
 };
 

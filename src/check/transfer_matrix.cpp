@@ -11,6 +11,13 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// One cell for run_in_waves: its plan, why it cannot run (when it cannot), its link's rates.
+struct WaveCell {
+  const rules::TransferPlan* plan = nullptr;
+  std::string not_runnable;
+  rules::PairRates rates;
+};
+
 rules::CellResult not_run(std::string why) {
   rules::CellResult r;
   r.why_not = std::move(why);
@@ -19,9 +26,9 @@ rules::CellResult not_run(std::string why) {
   return r;
 }
 
-rules::CellResult run_cell(const rules::MatrixCell& cell, const rules::PairRates& rates,
+rules::CellResult run_cell(const rules::TransferPlan& plan, const rules::PairRates& rates,
                            const TransferRunOptions& o) {
-  const auto outcome = run_transfer(cell.plan, o);
+  const auto outcome = run_transfer(plan, o);
   rules::CellResult r;
   r.ran = outcome.listener.ran && outcome.initiator.ran;
   if (!r.ran)
@@ -57,17 +64,19 @@ rules::EngineNics nics_of(const PodRun& run, const std::string& pod) {
   return rules::engine_nics(*facts, ctx, *ib);
 }
 
-}  // namespace
-
-std::vector<rules::CellResult> run_matrix_cells(const std::vector<rules::MatrixCell>& cells,
-                                                const rules::PairRates& rates,
-                                                const MatrixRunOptions& o) {
+// Wave after wave while the budget still holds a whole cell (its plan's timeout); an interrupt
+// starts no further wave; cells of one wave at once.
+std::vector<rules::CellResult> run_in_waves(const std::vector<WaveCell>& cells,
+                                            const std::vector<std::vector<std::size_t>>& waves,
+                                            const MatrixRunOptions& o) {
   std::vector<rules::CellResult> results(cells.size());
   const auto start = Clock::now();
-  for (const auto& wave : rules::matrix_waves(cells, o.parallel)) {
+  for (const auto& wave : waves) {
+    if (wave.empty())
+      continue;
     const auto elapsed =
         std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start);
-    const auto cell_s = std::chrono::seconds(cells[wave.front()].plan.timeout_s);
+    const auto cell_s = std::chrono::seconds(cells[wave.front()].plan->timeout_s);
     std::string why;
     if (exec::interrupt_signal() != 0)
       why = "interrupted before this cell ran";
@@ -80,23 +89,34 @@ std::vector<rules::CellResult> run_matrix_cells(const std::vector<rules::MatrixC
       const auto& cell = cells[wave[i]];
       if (!why.empty())
         results[wave[i]] = not_run(why);
-      else if (!cell.not_pinnable.empty())
-        results[wave[i]] = not_run(cell.not_pinnable);
+      else if (!cell.not_runnable.empty())
+        results[wave[i]] = not_run(cell.not_runnable);
       else
-        results[wave[i]] = run_cell(cell, rates, o.transfer);
+        results[wave[i]] = run_cell(*cell.plan, cell.rates, o.transfer);
     });
   }
   return results;
 }
 
+}  // namespace
+
+std::vector<rules::CellResult> run_matrix_cells(const std::vector<rules::MatrixCell>& cells,
+                                                const rules::PairRates& rates,
+                                                const MatrixRunOptions& o) {
+  std::vector<WaveCell> runs;
+  for (const auto& c : cells)
+    runs.push_back({&c.plan, c.not_pinnable, rates});
+  return run_in_waves(runs, rules::matrix_waves(cells, o.parallel), o);
+}
+
 report::Finding run_pair_matrix(PodRun& run, const rules::TransferPlan& plan,
-                                const rules::PairRates& rates, const Options& options) {
+                                const rules::PairRates& rates, std::chrono::milliseconds budget) {
   const auto prefill = nics_of(run, plan.prefill);
   const auto decode = nics_of(run, plan.decode);
   const auto cells = rules::plan_matrix_cells(plan, prefill.nics, decode.nics);
   MatrixRunOptions o;
   o.transfer.pod_exec = run.pod_exec.get();
-  o.budget = options.matrix_budget;
+  o.budget = budget;
   const auto results = run_matrix_cells(cells, rates, o);
   const auto matrix =
       report::matrix_json(rules::matrix_view(plan, prefill, decode, cells, results));
@@ -107,6 +127,25 @@ report::Finding run_pair_matrix(PodRun& run, const rules::TransferPlan& plan,
   f.detail = std::string(rules::to_string(plan.tool)) + " " + plan.prefill + " -> " + plan.decode +
              ", " + f.detail;
   return f;
+}
+
+report::Finding run_node_matrix(PodRun& run, const std::vector<rules::TransferPlan>& plans,
+                                const std::vector<rules::PairRates>& rates, const Options& options,
+                                report::Report& report) {
+  const auto m = rules::node_matrix(plans);
+  MatrixRunOptions o;
+  o.transfer.pod_exec = run.pod_exec.get();
+  o.budget = options.matrix_budget;
+  std::vector<WaveCell> runs;
+  for (std::size_t i = 0; i < m.cells.size(); ++i)
+    runs.push_back({&m.cells[i].plan,
+                    m.cells[i].plan.runnable
+                        ? std::string()
+                        : "the pair's test cannot run: " + m.cells[i].plan.tool_note,
+                    i < rates.size() ? rates[i] : rules::PairRates{}});
+  const auto results = run_in_waves(runs, rules::node_waves(m, o.parallel), o);
+  report.transfer_node_matrix = report::node_matrix_json(rules::node_matrix_view(m, results));
+  return rules::judge_node_matrix(m, results);
 }
 
 std::optional<report::Finding> rails_untested(const PodRun& run, const rules::TransferPlan& plan,

@@ -98,6 +98,8 @@ struct Report {
   std::vector<std::string> next;         // mode-level next commands (e.g. the transfer test)
   // Where transfer tests ran: the slowest or failing pair and its nodes, added to the verdict.
   std::string transfer_summary;
+  // `--matrix nodes|full`: every node pair's cell (report/transfer_matrix.hpp); empty without.
+  boost::json::object transfer_node_matrix;
   // True when the checks can never prove the transport (e.g. an aggregated deployment):
   // the verdict is then never better than surface-ok.
   bool transport_not_exercised = false;

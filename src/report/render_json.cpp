@@ -73,7 +73,10 @@ boost::json::object counts_json(const Report& r) {
       ++n[static_cast<int>(f.status)];
     }
   }
-  return {{"ok", n[0]}, {"warn", n[1]}, {"fail", n[2]}, {"skipped", n[3]},
+  return {{"ok", n[0]},
+          {"warn", n[1]},
+          {"fail", n[2]},
+          {"skipped", n[3]},
           {"targets", static_cast<std::int64_t>(r.targets.size())}};
 }
 
@@ -84,15 +87,18 @@ boost::json::value to_json(const Report& report, const Verdict& verdict) {
   for (const auto& t : report.targets) {
     targets.emplace_back(target_json(t));
   }
-  return boost::json::object{{"apiVersion", "dynamo-icheck/v1"},
-                             {"kind", "Report"},
-                             {"mode", report.mode},
-                             {"context", report.context},
-                             {"namespace", report.namespace_},
-                             {"targets", std::move(targets)},
-                             {"verdict", verdict_json(verdict)},
-                             {"counts", counts_json(report)},
-                             {"errors", strings(report.errors)}};
+  boost::json::object doc{{"apiVersion", "dynamo-icheck/v1"},
+                          {"kind", "Report"},
+                          {"mode", report.mode},
+                          {"context", report.context},
+                          {"namespace", report.namespace_},
+                          {"targets", std::move(targets)},
+                          {"verdict", verdict_json(verdict)},
+                          {"counts", counts_json(report)},
+                          {"errors", strings(report.errors)}};
+  if (!report.transfer_node_matrix.empty())
+    doc["transferNodeMatrix"] = report.transfer_node_matrix;
+  return doc;
 }
 
 }  // namespace icheck::report

@@ -68,10 +68,45 @@ std::string render_one(const boost::json::object& m) {
          "  legend: a figure = GB/s moved, x = did not connect, - = not run\n";
 }
 
+// Nodes by nodes: a cell per tested node pair, '.' where none was planned (the same node on
+// both sides, or a pair the cap left out).
+std::string render_nodes(const boost::json::object& m) {
+  const auto rows = strs(m, "prefillNodes");
+  const auto cols = strs(m, "decodeNodes");
+  const auto* cells = m.if_contains("cells");
+  auto find = [&](const std::string& p, const std::string& d) -> const boost::json::value* {
+    if (cells && cells->is_array())
+      for (const auto& c : cells->get_array())
+        if (c.is_object() && str(c.get_object(), "prefillNode") == p &&
+            str(c.get_object(), "decodeNode") == d)
+          return &c;
+    return nullptr;
+  };
+  TextTable table("  ");
+  std::vector<Cell> head = {{"PREFILL \\ DECODE", ""}};
+  for (const auto& d : cols)
+    head.push_back({d, ""});
+  table.add_row(std::move(head));
+  for (const auto& p : rows) {
+    std::vector<Cell> row = {{p, ""}};
+    for (const auto& d : cols) {
+      const auto* c = find(p, d);
+      row.push_back({c ? cell_text(*c) : ".", ""});
+    }
+    table.add_row(std::move(row));
+  }
+  return "TRANSFER MATRIX  node by node, GB/s: rows prefill nodes, columns decode nodes\n" +
+         table.render(false) +
+         "  legend: a figure = GB/s moved, x = did not connect, - = not run, . = no pair "
+         "planned\n";
+}
+
 }  // namespace
 
 std::string render_matrices(const Report& report) {
   std::string out;
+  if (!report.transfer_node_matrix.empty())
+    out += render_nodes(report.transfer_node_matrix) + "\n";
   for (const auto& t : report.targets) {
     const auto* m = t.facts.if_contains("transferMatrix");
     if (m && m->is_object() && str(m->get_object(), "prefill") == t.name)
@@ -107,6 +142,31 @@ boost::json::object matrix_json(const TransferMatrix& m) {
           {"decodeNics", strings(m.decode_nics)},
           {"prefillNicSource", m.prefill_source},
           {"decodeNicSource", m.decode_source},
+          {"cells", std::move(cells)}};
+}
+
+boost::json::object node_matrix_json(const NodeTransferMatrix& m) {
+  boost::json::array cells;
+  for (const auto& c : m.cells) {
+    boost::json::object o{{"prefillNode", c.prefill_node},
+                          {"decodeNode", c.decode_node},
+                          {"prefill", c.prefill},
+                          {"decode", c.decode},
+                          {"tool", c.tool},
+                          {"state", c.state},
+                          {"status", c.status},
+                          {"detail", c.detail}};
+    if (c.gbps)
+      o["gbps"] = *c.gbps;
+    cells.emplace_back(std::move(o));
+  }
+  boost::json::array rows, cols;
+  for (const auto& n : m.prefill_nodes)
+    rows.emplace_back(n);
+  for (const auto& n : m.decode_nodes)
+    cols.emplace_back(n);
+  return {{"prefillNodes", std::move(rows)},
+          {"decodeNodes", std::move(cols)},
           {"cells", std::move(cells)}};
 }
 

@@ -82,6 +82,7 @@ Report shown_report(const Report& report, Medium medium) {
     show_bounded(*list, medium);
   for (auto& target : out.targets)
     show(target, medium);
+  out.transfer_node_matrix = shown_json(out.transfer_node_matrix, medium).as_object();
   return out;
 }
 

@@ -29,10 +29,29 @@ struct TransferMatrix {
   std::vector<TransferMatrixCell> cells;      // row by row
 };
 
-// Every matrix in the report's targets' facts: heading, one row per prefill NIC, the legend;
-// "" when there is none.
+// `--matrix nodes`: one transfer per (prefill node, decode node) pair. JSON and YAML carry it
+// once, at the report's top (`transferNodeMatrix`, every cell); the table view prints it nodes by
+// nodes.
+struct NodeTransferMatrixCell {
+  std::string prefill_node, decode_node;
+  std::string prefill, decode;  // the pods that ran the cell
+  std::string tool;
+  std::string state;  // "reached", "unreachable", "not run"
+  std::optional<double> gbps;
+  std::string status;  // the cell's own transfer verdict
+  std::string detail;
+};
+
+struct NodeTransferMatrix {
+  std::vector<std::string> prefill_nodes, decode_nodes;  // rows, columns
+  std::vector<NodeTransferMatrixCell> cells;             // one per tested node pair
+};
+
+// Every matrix in the report (the NIC matrices in its targets' facts, the node matrix at its
+// top): heading, one row per prefill NIC or node, the legend; "" when there is none.
 std::string render_matrices(const Report& report);
 
 boost::json::object matrix_json(const TransferMatrix& m);
+boost::json::object node_matrix_json(const NodeTransferMatrix& m);
 
 }  // namespace icheck::report

@@ -7,6 +7,10 @@ of the same machine (one boot_id: a real rail-isolated 2x2) and eth0 only from e
 machines (two boot_ids) lo reaches nothing. Scenario nixl-matrix: a
 synthetic stand-in ucx_perftest (roots/ucx-perftest-rails) for a healthy 2x2, one slow rail, and a
 budget that runs out. Asserted: how the plugin plans, runs and judges the cells, never how fast.
+Scenario ucx-nodes (--matrix nodes): deployment ucx-nodes-ok is 2 prefill + 2 decode pods on 4
+nodes with nixl-matrix's synthetic stand-in (a healthy 2x2 node matrix, a budget that runs out);
+deployment ucx-nodes-lo is 2 prefill + 2 decode pods on 3 nodes running real Debian UCX over tcp,
+whose one prefill engine names only lo: that node reaches no peer node.
 Run: cd tests/e2e && ICHECK_PLUGIN=../../build/kubectl-dynamo_icheck python3 run.py test_plugin_matrix
 """
 import json
@@ -183,6 +187,118 @@ class TestMatrixStandIn(NixlMixin, unittest.TestCase):
             self.assertEqual(len(transfer_commands(c)), 4)
             self.assertEqual((doc["verdict"]["status"], rc), ("unconfirmed", 1))
             self.assertEqual(c.sandbox_processes_left(), [])
+
+
+NODES = "ucx-nodes"
+
+
+def node_cells(doc):
+    return {(x["prefillNode"], x["decodeNode"]): x for x in doc["transferNodeMatrix"]["cells"]}
+
+
+class TestNodeMatrix(NixlMixin, unittest.TestCase):
+    """--matrix nodes: one FakeCluster, four runs."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.cluster = harness.FakeCluster(NODES)
+        cls.c = cls.cluster.__enter__()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.cluster.__exit__(None, None, None)
+
+    def run_nodes(self, deployment, extra=("--transfer-timeout", "30s"), output="json"):
+        before = len(transfer_commands(self.c))
+        rc, out, err, _ = self.c.run_plugin(self.VERSION, ["nixl", "--deployment", deployment, "-n", "dynamo",
+                                                           "-o", output, "--transfer", "--matrix", "nodes"]
+                                            + list(extra), timeout=300)
+        self.assertEqual(harness.only_reads(self.c.request_log()), [])
+        self.assertEqual(self.c.sandbox_processes_left(), [])
+        return rc, out, err, transfer_commands(self.c)[before:]
+
+    def test_healthy_2x2_node_matrix_is_confirmed_and_printed_nodes_by_nodes(self):
+        dep = NODES + "-ok"
+        rc, out, err, cmds = self.run_nodes(dep)
+        doc = harness.json_doc(self, rc, out, err)
+        m = doc["transferNodeMatrix"]
+        self.assertEqual((m["prefillNodes"], m["decodeNodes"]),
+                         (["node-ucxok-1", "node-ucxok-2"], ["node-ucxok-3", "node-ucxok-4"]))
+        self.assertEqual(sorted(node_cells(doc)), [("node-ucxok-%d" % p, "node-ucxok-%d" % d)
+                                                   for p in (1, 2) for d in (3, 4)])
+        self.assertEqual({x["state"] for x in m["cells"]}, {"reached"}, m["cells"])
+        for pod in ("prefill-0", "prefill-1", "decode-0", "decode-1"):
+            checks = [c for t in doc["targets"] if t["name"] == "%s-%s" % (dep, pod)
+                      for c in t["checks"] if c["name"] == "transfer"]
+            self.assertEqual(len(checks), 1, checks)  # once per pod, though each pod is in two cells
+            self.assertEqual(checks[0]["status"], "ok", checks[0])
+            self.assertTrue(checks[0]["detail"].startswith("node matrix 2x2 (4 node pairs): slowest pair "), checks[0])
+        self.assertEqual((doc["verdict"]["status"], rc), ("confirmed", 0), doc["verdict"])
+        self.assertIn("node matrix of 4 node pairs: ok", doc["verdict"]["transfer"])
+        # 2 sides x 4 cells, each cell on a port of its own.
+        self.assertEqual(len(cmds), 8, cmds)
+        ports = {re.search(r" -p (\d+)", cmd).group(1) for cmd in cmds}
+        self.assertEqual(len(ports), 4, cmds)
+        rc, out, err, _ = self.run_nodes(dep, output="table")
+        self.assertEqual(rc, 0, err)
+        self.assertIn("TRANSFER MATRIX  node by node, GB/s: rows prefill nodes, columns decode nodes", out)
+        self.assertRegex(out, r"\n  PREFILL \\ DECODE +node-ucxok-3 +node-ucxok-4\n"
+                              r"  node-ucxok-1 +\d+\.\d +\d+\.\d\n  node-ucxok-2 +\d+\.\d +\d+\.\d\n  legend: ")
+
+    def test_full_is_the_node_matrix_then_the_first_pair_nic_by_nic(self):
+        dep = NODES + "-ok"
+        before = len(transfer_commands(self.c))
+        rc, out, err, _ = self.c.run_plugin(self.VERSION, ["nixl", "--deployment", dep, "-n", "dynamo", "-o", "json",
+                                                           "--transfer", "--matrix", "full"], timeout=300)
+        doc = harness.json_doc(self, rc, out, err)
+        cmds = transfer_commands(self.c)[before:]
+        self.assertEqual({x["state"] for x in doc["transferNodeMatrix"]["cells"]}, {"reached"})
+        first = doc["transferNodeMatrix"]["cells"][0]
+        rails = [t["facts"]["transferMatrix"] for t in doc["targets"] if "transferMatrix" in t["facts"]]
+        self.assertEqual(len(rails), 2)  # the first node pair's two pods
+        self.assertEqual((rails[0]["prefill"], rails[0]["decode"]), (first["prefill"], first["decode"]))
+        self.assertEqual([x["state"] for x in rails[0]["cells"]], ["reached"] * 4)
+        # The first pair's pods: the node matrix's finding and their NIC matrix's.
+        details = sorted(c["detail"].split(":")[0] for t in doc["targets"] if t["name"] == first["prefill"]
+                         for c in t["checks"] if c["name"] == "transfer")
+        self.assertEqual(len(cmds), 2 * 4 + 2 * 4, cmds)  # 4 node pairs, then 2x2 NICs
+        self.assertEqual((doc["verdict"]["status"], rc), ("confirmed", 0), doc["verdict"])
+        self.assertIn("node matrix of 4 node pairs: ok; NIC matrix of ", doc["verdict"]["transfer"])
+        self.assertEqual(details, ["node matrix 2x2 (4 node pairs)",
+                                   "ucx_perftest %s -> %s, NIC matrix 2x2" % (first["prefill"], first["decode"])])
+        self.assertEqual(self.c.sandbox_processes_left(), [])
+
+    def test_a_node_whose_engine_names_only_lo_reaches_no_peer_node(self):
+        TestMatrixReal.setUp(self)  # real Debian UCX offering tcp on lo and eth0, or skipped
+        dep = NODES + "-lo"
+        rc, out, err, cmds = self.run_nodes(dep)
+        doc = harness.json_doc(self, rc, out, err)
+        cells = node_cells(doc)
+        self.assertEqual({k: v["state"] for k, v in cells.items()},
+                         {("node-ucxlo-1", "node-ucxlo-3"): "reached",
+                          ("node-ucxlo-2", "node-ucxlo-1"): "unreachable",
+                          ("node-ucxlo-2", "node-ucxlo-3"): "unreachable"})
+        f = check_of(doc, dep + "-prefill-1")
+        self.assertEqual((f["status"], f["layer"]), ("fail", "nixl"), f)
+        self.assertIn("node matrix 2x2 (3 node pairs): node node-ucxlo-2 reaches no peer node (tried node-ucxlo-1, "
+                      "node-ucxlo-3)", f["detail"])
+        self.assertNotIn("cannot connect", f["detail"])
+        self.assertEqual((doc["verdict"]["status"], rc), ("blocked", 2), err)
+        self.assertEqual(len(cmds), 6, cmds)  # no cell of one node with itself
+
+    def test_a_budget_that_runs_out_skips_the_node_pairs_left(self):
+        # Cells may take 5 s each: the first wave (two cells on four distinct nodes) starts inside a
+        # 6 s budget; after it (2 s head start at least) no whole cell fits: the second wave is not run.
+        rc, out, err, cmds = self.run_nodes(NODES + "-ok", ["--transfer-timeout", "5s", "--matrix-budget", "6s"])
+        doc = harness.json_doc(self, rc, out, err)
+        states = sorted(x["state"] for x in doc["transferNodeMatrix"]["cells"])
+        self.assertEqual(states, ["not run", "not run", "reached", "reached"])
+        f = check_of(doc, NODES + "-ok-prefill-0")
+        self.assertEqual(f["status"], "skipped", f)
+        self.assertIn("2 of 4 node pairs not run (", f["detail"])
+        self.assertIn("the --matrix-budget of 6 s ran out before this cell", f["detail"])
+        self.assertEqual(len(cmds), 4, cmds)
+        self.assertEqual((doc["verdict"]["status"], rc), ("unconfirmed", 1))
 
 
 PLAY = "nixl-transfer-play"

@@ -32,15 +32,24 @@ bool pinnable(TestTool t) {
   return t == TestTool::ucx_perftest || t == TestTool::nixl_python || t == TestTool::nixlbench_asio;
 }
 
-// The port the pair's listener argv uses (the value after its port flag), 0 when none.
-int base_port(const std::vector<std::string>& argv) {
+}  // namespace
+
+int argv_port(const std::vector<std::string>& argv) {
   for (std::size_t i = 0; i + 1 < argv.size(); ++i)
     if (is_port_flag(argv[i]))
       return std::atoi(argv[i + 1].c_str());
   return 0;
 }
 
-}  // namespace
+std::vector<std::string> with_port(const std::vector<std::string>& argv, int port) {
+  auto out = argv;
+  for (std::size_t i = 0; i + 1 < out.size(); ++i)
+    if (is_port_flag(out[i])) {
+      out[i + 1] = std::to_string(port);
+      break;
+    }
+  return out;
+}
 
 EngineNics engine_nics(const probe::NodeFacts& facts, const NodeContext& ctx,
                        const std::vector<std::string>& ib_devices) {
@@ -92,7 +101,7 @@ std::vector<MatrixCell> plan_matrix_cells(const TransferPlan& pair,
                                           const std::vector<std::string>& prefill_nics,
                                           const std::vector<std::string>& decode_nics) {
   std::vector<MatrixCell> cells;
-  const int base = base_port(pair.listener_argv);
+  const int base = argv_port(pair.listener_argv);
   for (std::size_t r = 0; r < prefill_nics.size(); ++r) {
     for (std::size_t c = 0; c < decode_nics.size(); ++c) {
       MatrixCell cell{r, c, prefill_nics[r], decode_nics[c], 0, pair, {}};

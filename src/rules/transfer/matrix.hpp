@@ -50,6 +50,11 @@ std::vector<MatrixCell> plan_matrix_cells(const TransferPlan& pair,
 std::vector<std::string> pin_argv(const std::vector<std::string>& argv, const std::string& device,
                                   int port);
 
+// The value after the argv's port flag (-p, --port, --asio_port): 0 when it has none; and the
+// argv with that value replaced by `port` (unchanged when it has none).
+int argv_port(const std::vector<std::string>& argv);
+std::vector<std::string> with_port(const std::vector<std::string>& argv, int port);
+
 // Groups of cell indices to run at once: no NIC (prefill or decode) in two cells of a group,
 // at most `parallel` per group, every cell in exactly one group, in order.
 std::vector<std::vector<std::size_t>> matrix_waves(const std::vector<MatrixCell>& cells,
