@@ -245,6 +245,30 @@ class TestNodeMatrix(NixlMixin, unittest.TestCase):
         self.assertRegex(out, r"\n  PREFILL \\ DECODE +node-ucxok-3 +node-ucxok-4\n"
                               r"  node-ucxok-1 +\d+\.\d +\d+\.\d\n  node-ucxok-2 +\d+\.\d +\d+\.\d\n  legend: ")
 
+    def test_ctrl_c_during_a_node_wave_leaves_no_process_and_starts_no_further_wave(self):
+        # Four nodes: the first wave runs two cells (four sides) at once, each hanging.
+        dep = NODES + "-stall"
+        before = len(transfer_commands(self.c))
+        args = ["kubectl", "dynamo-icheck", "nixl", "--deployment", dep, "-n", "dynamo", "--transfer",
+                "--matrix", "nodes", "--transfer-timeout", "120s"]
+        proc = subprocess.Popen(args, env=self.c.env(self.VERSION), cwd=self.c.dir, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, start_new_session=True)
+        running = lambda: [p for p in self.c.sandbox_processes() if "sleep 2147483647" in harness._sandbox.describe(p)]
+        try:
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline and len(running()) < 4:
+                time.sleep(0.2)
+            self.assertGreaterEqual(len(running()), 4, self.c.sandbox_processes())
+            os.killpg(proc.pid, signal.SIGINT)
+            proc.communicate(timeout=30)
+            self.assertEqual(proc.returncode, 130)
+            self.assertEqual(self.c.sandbox_processes_left(grace=30.0), [])  # a hang bound, not a speed figure
+            self.assertEqual(len(transfer_commands(self.c)[before:]), 4)  # the first wave only
+        finally:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+
     def test_full_is_the_node_matrix_then_the_first_pair_nic_by_nic(self):
         dep = NODES + "-ok"
         before = len(transfer_commands(self.c))
