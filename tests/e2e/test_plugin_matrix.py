@@ -292,6 +292,20 @@ class TestNodeMatrix(NixlMixin, unittest.TestCase):
                                    "ucx_perftest %s -> %s, NIC matrix 2x2" % (first["prefill"], first["decode"])])
         self.assertEqual(self.c.sandbox_processes_left(), [])
 
+    def test_a_node_slow_with_each_peer_warns_naming_it(self):
+        dep = NODES + "-slow"
+        rc, out, err, cmds = self.run_nodes(dep)
+        doc = harness.json_doc(self, rc, out, err)
+        f = check_of(doc, dep + "-decode-0")
+        self.assertEqual((f["status"], f["layer"]), ("warn", "nixl"), f)
+        self.assertRegex(f["detail"], r"slow node: node-ucxslow-2 moves \d+\.\d GB/s with each peer against "
+                                      r"\d+\.\d GB/s between the other pairs")
+        self.assertNotIn("slow node pair", f["detail"])
+        cells = node_cells(doc)
+        self.assertLess(cells[("node-ucxslow-2", "node-ucxslow-3")]["gbps"],
+                        cells[("node-ucxslow-1", "node-ucxslow-3")]["gbps"] / 2)
+        self.assertEqual((doc["verdict"]["status"], rc), ("unconfirmed", 1))
+
     def test_a_node_whose_engine_names_only_lo_reaches_no_peer_node(self):
         TestMatrixReal.setUp(self)  # real Debian UCX offering tcp on lo and eth0, or skipped
         dep = NODES + "-lo"
