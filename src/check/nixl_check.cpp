@@ -231,6 +231,16 @@ void run_and_judge(PodRun& run, const std::vector<rules::TransferPlan>& plans,
   report.transfer_summary = transfer_summary(plans, outcomes, findings);
 }
 
+// A matrix finding that is not ok: its first part ("node X reaches no peer node (...)") for the
+// verdict's transfer line, which names the failing pair for a plain --transfer.
+std::string first_part(const report::Finding& f) {
+  if (f.status == report::Status::ok) return {};
+  const auto from = f.detail.find(": ");
+  if (from == std::string::npos) return {};
+  const auto to = f.detail.find("; ", from);
+  return " (" + f.detail.substr(from + 2, to == std::string::npos ? std::string::npos : to - from - 2) + ")";
+}
+
 bool node_matrix_asked(const Options& options) {
   return options.matrix == "nodes" || options.matrix == "full";
 }
@@ -335,7 +345,7 @@ void transfer(PodRun& run, const Options& options, report::Report& report, rules
     const auto start = std::chrono::steady_clock::now();
     auto finding = node_matrix(run, runnable, options, report);
     matrix_summary = "node matrix of " + std::to_string(runnable.size()) + " node pairs: " +
-                     std::string(report::to_string(finding.status));
+                     std::string(report::to_string(finding.status)) + first_part(finding);
     const auto spent = std::chrono::duration_cast<std::chrono::milliseconds>(
         std::chrono::steady_clock::now() - start);
     budget = std::max(std::chrono::milliseconds(0), budget - spent);

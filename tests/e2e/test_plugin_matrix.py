@@ -322,6 +322,8 @@ class TestNodeMatrix(NixlMixin, unittest.TestCase):
                       "node-ucxlo-3)", f["detail"])
         self.assertNotIn("cannot connect", f["detail"])
         self.assertEqual((doc["verdict"]["status"], rc), ("blocked", 2), err)
+        self.assertEqual(doc["verdict"]["transfer"], "node matrix of 3 node pairs: fail (node node-ucxlo-2 reaches "
+                                                     "no peer node (tried node-ucxlo-1, node-ucxlo-3))")
         self.assertEqual(len(cmds), 6, cmds)  # no cell of one node with itself
 
     def test_a_budget_that_runs_out_skips_the_node_pairs_left(self):
