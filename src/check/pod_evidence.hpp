@@ -14,7 +14,8 @@ namespace icheck::check {
 
 struct PodEvidence {
   std::vector<report::Finding> findings;
-  boost::json::object facts;  // facts.logs; empty when nothing was read
+  boost::json::object facts;          // facts.logs; empty when nothing was read
+  boost::json::object metrics_facts;  // facts.kvMetrics; empty when they were not asked
 };
 
 // `unread_layer`: where a read that could not be made is listed (the mode's first layer).

@@ -6,12 +6,14 @@
 #include "check/pod_targets.hpp"
 #include "check/recipe_targets.hpp"
 #include "outside/argv.hpp"
+#include "probe/metrics/metrics_script.hpp"
 #include "probe/nixl/nixl_script.hpp"
 #include "probe/node_probe.hpp"
 #include "probe/node_script.hpp"
 #include "probe/stack/stack_script.hpp"
 #include "rules/pair/pair_link.hpp"
 #include "rules/pair/same_node.hpp"
+#include "rules/transfer/transfer_rules.hpp"
 
 namespace icheck::check {
 
@@ -61,6 +63,18 @@ void use_leader_backends(PodRun& run, bool pods_named) {
   }
 }
 
+// What the pod's KV-transfer metrics say, beside what its log says: judged against the line rate
+// of its KV ports (the probe's facts, when it parsed).
+void add_metrics_evidence(ProbedPod& p, bool disagg) {
+  rules::NodeContext context;
+  context.disagg = disagg;
+  const auto line_rate = p.parsed ? rules::kv_line_rate_gbps(p.node, context) : std::nullopt;
+  auto judged = judge_pod_metrics(*p.probe.metrics, p.probe.pod, line_rate);
+  auto& to = p.evidence.findings;
+  to.insert(to.end(), judged.findings.begin(), judged.findings.end());
+  p.evidence.metrics_facts = std::move(judged.facts);
+}
+
 // The namespaces the proxy lets exec and reads into: those of the target pods (every one's log
 // and events are read; only probeable ones are exec'd).
 std::vector<std::string> exec_namespaces(const std::vector<kube::PodInfo>& pods) {
@@ -97,8 +111,12 @@ Expected<PodRun> run_pods(const Options& options, const std::vector<std::string>
       std::make_shared<PodExec>(run.session.base, options.run.transport, exec_namespaces(run.pods));
   ReadLimits reads;
   reads.deadline = options.run.timeout;
+  // The workers' own KV-transfer metrics are judged in the nixl layer: nixl and all read them.
+  const auto metrics = options.mode == "nixl" || options.mode == "all"
+                           ? std::optional<std::chrono::milliseconds>(probe::kMetricsInterval)
+                           : std::nullopt;
   for (auto& probe :
-       probe_pods(run.session, *run.pod_exec, run.pods, script, options.run, &reads)) {
+       probe_pods(run.session, *run.pod_exec, run.pods, script, options.run, &reads, metrics)) {
     ProbedPod p{std::move(probe), {}, false, {}, {}, {}, {}};
     if (p.probe.reads)
       p.evidence = judge_reads(*p.probe.reads, p.probe.pod, first_layer);
@@ -110,6 +128,8 @@ Expected<PodRun> run_pods(const Options& options, const std::vector<std::string>
       p.backends = rules::kv_backends(p.nixl.backend_env, p.probe.pod.command_line,
                                       rules::engine_transceiver(p.nixl));
     }
+    if (p.probe.metrics)
+      add_metrics_evidence(p, run.disagg);
     run.probed.push_back(std::move(p));
   }
   use_leader_backends(run, !options.targets.pods.empty());
@@ -183,6 +203,8 @@ void add_pod_targets(PodRun& run, report::Report& report) {
     }
     if (!p.evidence.facts.empty())
       p.target.facts["logs"] = std::move(p.evidence.facts);
+    if (!p.evidence.metrics_facts.empty())
+      p.target.facts["kvMetrics"] = std::move(p.evidence.metrics_facts);
     make_runnable(p.target, {kubectl, pod.name, pod.namespace_, pod.container, pod.node});
     report.targets.push_back(std::move(p.target));
   }

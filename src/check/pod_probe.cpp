@@ -71,18 +71,20 @@ std::string section_nonce() {
 
 std::vector<PodProbe> probe_pods(const KubeSession& session, PodExec& pod_exec,
                                  const std::vector<kube::PodInfo>& pods, const std::string& script,
-                                 const RunOptions& run, const ReadLimits* reads) {
+                                 const RunOptions& run, const ReadLimits* reads,
+                                 std::optional<std::chrono::milliseconds> metrics_interval) {
   std::vector<PodProbe> probes;
   std::vector<std::size_t> runnable;
   for (const auto& pod : pods) {
-    probes.push_back({pod, std::nullopt, {}, std::nullopt});
+    probes.push_back({pod, std::nullopt, {}, std::nullopt, std::nullopt});
     if (pod.probeable() || reads != nullptr) {
       runnable.push_back(probes.size() - 1);
     }
   }
   // The pod side ends by itself too, when the exec's deadline has passed (kubectl killed).
+  const auto nonce = section_nonce();
   const std::string bounded_script =
-      probe::with_nonce(probe::with_deadline(script, run.timeout), section_nonce());
+      probe::with_nonce(probe::with_deadline(script, run.timeout), nonce);
   exec::ProgressLine progress(stderr, "probed", "pods", run.progress);
   std::vector<std::string> names;
   for (const auto i : runnable) {
@@ -110,6 +112,8 @@ std::vector<PodProbe> probe_pods(const KubeSession& session, PodExec& pod_exec,
         keep_whole_output(*probe.result);
       }
       probe.failure = classify(session, probe.pod, *probe.result, run);
+      if (metrics_interval && probe.failure.kind == kube::ExecFailureKind::none)
+        probe.metrics = read_pod_metrics(pod_exec, session, probe.pod, *metrics_interval, nonce);
     }
     if (reads != nullptr && exec::interrupt_signal() == 0) {
       probe.reads = read_pod(pod_exec, session, probe.pod, *reads);

@@ -37,6 +37,9 @@ struct Finding {
   bool required = true;
   // A pairwise transfer test's result: `confirmed` needs every one of them ok.
   bool is_transfer = false;
+  // KV moved by the workers' own traffic at line-rate class, read from their metrics: evidence
+  // like a transfer test where none ran (the verdict says which).
+  bool is_observed_traffic = false;
 };
 
 // A finding off the deployment's KV path is shown, not judged: optional, a fail reads as a warn,

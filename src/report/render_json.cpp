@@ -25,6 +25,9 @@ boost::json::object check_json(const Finding& f) {
   if (f.is_transfer) {
     o["transfer"] = true;
   }
+  if (f.is_observed_traffic) {
+    o["observedTraffic"] = true;
+  }
   return o;
 }
 

@@ -224,6 +224,21 @@ bool transfer_passed(const Report& report) {
   return passed;
 }
 
+// No transfer test ran, and a worker's own metrics show KV moved by live traffic at line-rate
+// class (rules/nixl/kv_metrics.hpp): the pods observed that way.
+std::vector<std::string> observed_traffic(const Report& report) {
+  std::vector<std::string> pods;
+  for (const auto& t : report.targets) {
+    for (const auto& f : t.findings) {
+      if (f.is_transfer)
+        return {};
+      if (f.is_observed_traffic && f.status == Status::ok)
+        add_unique(pods, t.name);
+    }
+  }
+  return pods;
+}
+
 Verdict decide_from_findings(const Report& report, std::vector<std::string>& keys) {
   Verdict v;
   for (const auto& l : report.limitations) {
@@ -250,6 +265,17 @@ Verdict decide_from_findings(const Report& report, std::vector<std::string>& key
     v.status = VerdictStatus::confirmed;
     v.headline = "a pairwise transfer ran at line-rate-class bandwidth";
     v.summary = "confirmed: " + v.headline;
+    return v;
+  }
+  if (const auto pods = observed_traffic(report);
+      !pods.empty() && !warn && !report.transport_not_exercised) {
+    v.status = VerdictStatus::confirmed;
+    v.headline = "observed traffic: the workers' own metrics show KV moved at line-rate class on " +
+                 std::to_string(pods.size()) + " " + (pods.size() == 1 ? "pod" : "pods") + " (" +
+                 pods.front() + (pods.size() > 1 ? " and more" : "") + ")";
+    v.summary = "confirmed: " + v.headline;
+    add_unique(v.limitations, "no transfer test ran: the evidence is the traffic the workers "
+                              "served while they were read");
     return v;
   }
   if (warn || skipped) {

@@ -2,6 +2,7 @@
 #include "report/verdict.hpp"
 #include "sample_report.hpp"
 
+#include <algorithm>
 #include <doctest/doctest.h>
 
 using namespace icheck::report;
@@ -49,17 +50,22 @@ TEST_CASE("pods of one role are counted among that role's pods") {
   r.mode = "node";
   for (int i = 0; i < 8; ++i) {
     const auto n = std::to_string(i);
-    r.targets.push_back(pod("p-" + n, "prefill", "n" + n, {finding("devices", Layer::rdma_access, Status::ok, "uverbs0-7")}));
-    r.targets.push_back(pod("d-" + n, "decode", "m" + n,
-                            {finding("devices", Layer::rdma_access, i < 3 ? Status::fail : Status::ok,
-                                     "/dev/infiniband not mounted")}));
+    r.targets.push_back(pod("p-" + n, "prefill", "n" + n,
+                            {finding("devices", Layer::rdma_access, Status::ok, "uverbs0-7")}));
+    r.targets.push_back(
+        pod("d-" + n, "decode", "m" + n,
+            {finding("devices", Layer::rdma_access, i < 3 ? Status::fail : Status::ok,
+                     "/dev/infiniband not mounted")}));
   }
-  CHECK(decide(r).summary ==
-        "blocked at rdma-access on 3 of 8 decode pods: d-0, d-1, d-2 (devices: /dev/infiniband not mounted)");
-  for (int i = 3; i < 8; ++i) r.targets[2 * i + 1].findings[0].status = Status::fail;
-  CHECK(decide(r).summary.starts_with("blocked at rdma-access on all 8 decode pods: d-0, d-1, d-2 and 5 more ("));
+  CHECK(decide(r).summary == "blocked at rdma-access on 3 of 8 decode pods: d-0, d-1, d-2 "
+                             "(devices: /dev/infiniband not mounted)");
+  for (int i = 3; i < 8; ++i)
+    r.targets[2 * i + 1].findings[0].status = Status::fail;
+  CHECK(decide(r).summary.starts_with(
+      "blocked at rdma-access on all 8 decode pods: d-0, d-1, d-2 and 5 more ("));
   r.targets[0].findings[0].status = Status::fail;  // roles differ: counted among all pods
-  CHECK(decide(r).summary.starts_with("blocked at rdma-access on 9 of 16 pods: p-0, d-0, d-1 and 6 more ("));
+  CHECK(decide(r).summary.starts_with(
+      "blocked at rdma-access on 9 of 16 pods: p-0, d-0, d-1 and 6 more ("));
 }
 
 TEST_CASE("warn or skipped on a required check is unconfirmed, exit 1") {
@@ -114,6 +120,36 @@ TEST_CASE("a failed transfer still blocks") {
   CHECK(decide(r).status == VerdictStatus::blocked);
 }
 
+TEST_CASE("KV moved by live traffic at line-rate class confirms as observed traffic") {
+  auto r = two_pods(Status::skipped);
+  auto seen = finding("kv-traffic", Layer::nixl, Status::ok, "40.0 GB/s per transfer");
+  seen.is_observed_traffic = true;
+  seen.required = false;
+  r.targets[1].findings.push_back(seen);
+  auto v = decide(r);
+  CHECK(v.status == VerdictStatus::confirmed);
+  CHECK(v.summary == "confirmed: observed traffic: the workers' own metrics show KV moved at "
+                     "line-rate class on 1 pod (d-0)");
+  CHECK(std::find(v.limitations.begin(), v.limitations.end(),
+                  "no transfer test ran: the evidence is the traffic the workers served while "
+                  "they were read") != v.limitations.end());
+  SUBCASE("a decode worker elsewhere that received no KV keeps it unconfirmed") {
+    r.targets[0].findings.push_back(finding("kv-received", Layer::nixl, Status::warn,
+                                            "decode served requests but received no KV"));
+    CHECK(decide(r).status == VerdictStatus::unconfirmed);
+  }
+  SUBCASE("a transfer test that ran decides, not the traffic") {
+    auto t = finding("transfer", Layer::nixl, Status::skipped, "never connected");
+    t.is_transfer = true;
+    r.targets[0].findings.push_back(t);
+    CHECK(decide(r).status == VerdictStatus::unconfirmed);
+  }
+  SUBCASE("failures that grew still block") {
+    r.targets[1].findings.push_back(finding("kv-failures", Layer::nixl, Status::fail, "2 -> 9"));
+    CHECK(decide(r).status == VerdictStatus::blocked);
+  }
+}
+
 TEST_CASE("nothing to check is an error, exit 3") {
   Report r;
   r.errors.push_back("no manifest in /x");
@@ -125,8 +161,8 @@ TEST_CASE("nothing to check is an error, exit 3") {
 
 TEST_CASE("next steps and limitations are de-duplicated") {
   auto r = two_pods(Status::fail);
-  r.targets[0].findings[1] = finding("memlock", Layer::rdma_access, Status::fail, "64 KiB",
-                                     "add IPC_LOCK");
+  r.targets[0].findings[1] =
+      finding("memlock", Layer::rdma_access, Status::fail, "64 KiB", "add IPC_LOCK");
   r.limitations = {"no transfer", "no transfer"};
   const auto v = decide(r);
   CHECK(v.next.size() == 1);
