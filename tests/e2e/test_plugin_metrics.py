@@ -6,10 +6,13 @@ observed traffic that confirms where no transfer test ran, a decode worker servi
 receiving KV warns, a refused port is skipped with why. `all` also reads the workers' logs and
 events (scenario logs-signatures) and finds each failure in its layer.
 """
+import http.server
+import json
 import os
 import re
 import shutil
 import tempfile
+import threading
 import unittest
 
 import harness
@@ -129,6 +132,90 @@ class KvMetrics(unittest.TestCase):
         doc = harness.json_doc(self, rc, out, err)
         self.assertEqual(kv_checks(doc), EXPECTED, err)
         self.assertEqual((doc["verdict"]["status"], doc["verdict"]["layer"]), ("blocked", "nixl"))
+
+
+class Pages(http.server.BaseHTTPRequestHandler):
+    """A worker's metrics server on this machine's loopback (the fake pods share its network):
+    the Nth GET answers pages[N - 1] (the last one after that); with `redirect`, every GET is sent
+    elsewhere with a 302, which the reader must not follow."""
+
+    def do_GET(self):
+        self.server.paths.append(self.path)
+        if self.server.redirect:
+            self.send_response(302)
+            self.send_header("Location", "http://127.0.0.1:1/elsewhere")
+            self.end_headers()
+            return
+        body = self.server.pages[min(len(self.server.paths), len(self.server.pages)) - 1].encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+def serve(pages, redirect=False):
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Pages)
+    server.pages, server.redirect, server.paths = pages, redirect, []
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+def fixture_page(name):
+    with open(os.path.join(os.path.dirname(harness.E2E_DIR), "fixtures", "metrics", name)) as f:
+        return f.read().split("\n", 1)[1]  # the provenance line is not part of the page
+
+
+class PythonReader(unittest.TestCase):
+    """The image's python3 reads a real HTTP server (no curl in the image): two GETs a few seconds
+    apart, nothing else, and a redirect is an error, never followed."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.dynamo = serve([fixture_page("vllm-decode-traffic-1.prom"), fixture_page("vllm-decode-traffic-2.prom")])
+        cls.nixl = serve([], redirect=True)
+        cls.addClassCleanup(cls.dynamo.shutdown)
+        cls.addClassCleanup(cls.nixl.shutdown)
+        d = tempfile.mkdtemp(prefix="icheck-scenario-")
+        cls.addClassCleanup(shutil.rmtree, d)
+        env = {"UCX_TLS": "rc_x,cuda_copy,cuda_ipc", "NIXL_PLUGIN_DIR": "/opt/dynamo/nixl/plugins",
+               "UCX_NET_DEVICES": "mlx5_0:1,mlx5_1:1,mlx5_2:1,mlx5_3:1,mlx5_4:1,mlx5_5:1,mlx5_6:1,mlx5_7:1",
+               "DYN_SYSTEM_PORT": str(cls.dynamo.server_address[1]), "NIXL_TELEMETRY_ENABLE": "y",
+               "NIXL_TELEMETRY_EXPORTER": "prometheus",
+               "NIXL_TELEMETRY_PROMETHEUS_PORT": str(cls.nixl.server_address[1])}
+        scenario = {"description": "metrics-kv's traffic worker read by the image's python3 from a real server",
+                    "defaults": {"namespace": "dynamo"},
+                    "pods": [{"name": P + "decode-python", "node": "h100-node-a", "ip": "10.70.0.9", "python": True,
+                              "root": ["base", "h100-ib", "h100-ib-tools", "nixl-vllm"],
+                              "labels": {"nvidia.com/dynamo-graph-deployment-name": "metrics-dgd",
+                                         "nvidia.com/dynamo-component-type": "worker",
+                                         "nvidia.com/dynamo-sub-component-type": "decode",
+                                         "nvidia.com/dynamo-component": "VllmDecodeWorker"},
+                              "containers": [{"name": "main", "command": ["python3", "-m", "dynamo.vllm"],
+                                              "env": env}]}]}
+        os.makedirs(os.path.join(d, "metrics-python"))
+        with open(os.path.join(d, "metrics-python", "scenario.json"), "w") as f:
+            json.dump(scenario, f)
+        with harness.FakeCluster(os.path.join(d, "metrics-python")) as c:
+            cls.rc, cls.out, cls.err, _ = c.run_plugin("1.31", ["nixl"] + DGD + ["-o", "json"])
+
+    def test_two_gets_judged_as_observed_traffic(self):
+        doc = harness.json_doc(self, self.rc, self.out, self.err)
+        (t,) = doc["targets"]
+        self.assertEqual(t["facts"]["kvMetrics"]["reader"], "python3", self.err)
+        traffic = check(doc, P + "decode-python", "kv-traffic")
+        self.assertEqual((traffic["status"], traffic.get("observedTraffic")), ("ok", True), traffic)
+        self.assertEqual(self.dynamo.paths, ["/metrics", "/metrics"])
+
+    def test_a_redirect_is_an_error_never_followed(self):
+        doc = harness.json_doc(self, self.rc, self.out, self.err)
+        nixl = doc["targets"][0]["facts"]["kvMetrics"]["endpoints"][1]
+        self.assertEqual((nixl["source"], nixl["read"]), ("nixl-telemetry", False))
+        self.assertEqual(nixl["error"], "OSError: HTTP 302 Found")
+        self.assertEqual(self.nixl.paths, ["/metrics", "/metrics"])
 
 
 class AllReadsLogs(unittest.TestCase):
