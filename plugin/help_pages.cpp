@@ -43,8 +43,10 @@ const std::map<std::string, CommandPage>& pages() {
       {"nixl",
        {"Finds the NIXL install in each worker pod: the library, its backend plugins, the UCX it "
         "loads and the test tools in the image, and prints the next command that settles what it "
-        "could not. --transfer moves real data from prefill to decode pods through the pods' own "
-        "NIXL.",
+        "could not. It also reads each worker's own KV-transfer metrics twice, from inside the "
+        "pod: "
+        "failures that grew, KV that never reaches a decode worker, traffic at line rate. "
+        "--transfer moves real data from prefill to decode pods through the pods' own NIXL.",
         {{"# NIXL in every worker pod of one deployment", k + "nixl --deployment llama-70b-disagg"},
          {"# And a transfer between each prefill and decode node",
           k + "nixl --deployment llama-70b-disagg --transfer"},
