@@ -96,7 +96,7 @@ elif command -v curl >/dev/null 2>&1; then
     i=0
     for ep in "$@"; do
       begin "read$r-$i"
-      printf '@t %s\n' "$(date +%s)"
+      printf '@t %s\n' "$(date +%s.%N)"
       { bounded curl -sS -f --max-time "$ICHECK_READ_S" --max-filesize 8388608 --proto =http \
           "http://127.0.0.1:${ep%%:*}${ep#*:}" </dev/null 2>&1; printf '\n@rc %s\n' $?; } | keep
       end "read$r-$i" $?

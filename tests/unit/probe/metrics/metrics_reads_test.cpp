@@ -61,6 +61,17 @@ TEST_CASE("metrics reads: no reader in the image, or output cut short") {
   CHECK(reads.endpoints[0].first.error == "the read was cut short");
 }
 
+TEST_CASE("metrics reads: busybox date without nanoseconds still gives the second") {
+  const std::vector<MetricsEndpoint> eps{{"dynamo", 9090, "/metrics", ""}};
+  const auto reads = parse_metrics_reads(
+      "@@icheck:meta version=1 timeout=tree nonce=abc@@\n" + section("reader", "curl", "0") +
+          section("read1-0", "@t 1733220000.%N\nx 1", "0") +
+          section("read2-0", "@t 1733220003.123456789\nx 2", "0"),
+      eps);
+  CHECK(reads.endpoints[0].first.time == doctest::Approx(1733220000.0));
+  CHECK(reads.endpoints[0].second.time == doctest::Approx(1733220003.123456789));
+}
+
 TEST_CASE("metrics script: endpoints as arguments, the interval and its own bound") {
   const auto script = metrics_reader_script({{"dynamo", 9090, "/metrics", ""}},
                                             std::chrono::milliseconds(2500), "abc");
