@@ -1,10 +1,12 @@
 // The probes' sectioned output (every tool parser behind it runs on its section), and each
 // tool parser on the whole input as well, so a seed from one tool's fixture reaches it directly.
 #include "fuzz_input.hpp"
+#include "probe/metrics/metrics_reads.hpp"
 #include "probe/nixl/nixl_facts.hpp"
 #include "probe/node_probe.hpp"
 #include "probe/parsers.hpp"
 #include "probe/sections.hpp"
+#include "rules/nixl/kv_metrics.hpp"
 
 namespace {
 
@@ -32,9 +34,24 @@ void each_tool_parser(std::string_view in) {
   (void)parse_nvidia_smi_nvlink(in);
   (void)parse_ucx_version(in);
   (void)parse_ucx_devices(in);
+  (void)parse_prometheus_text(in);
 }
 
-} // namespace
+// The KV-metrics reader's output (a page from the pod inside it) and its judgement.
+void kv_metrics(std::string_view in) {
+  using namespace icheck;
+  const std::vector<probe::MetricsEndpoint> eps{
+      {"dynamo", 9090, "/metrics", "DYN_SYSTEM_PORT=9090"},
+      {"nixl-telemetry", 19090, "/metrics", "x"}};
+  rules::KvMetricsInput judged;
+  judged.role = dynamo::Role::decode;
+  judged.endpoints = eps;
+  judged.reads = probe::parse_metrics_reads(in, eps);
+  judged.line_rate_gbps = 400;
+  (void)rules::judge_kv_metrics(judged);
+}
+
+}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const auto input = icheck::fuzz::text(data, size);
@@ -42,5 +59,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   (void)icheck::probe::parse_node_probe(input);
   (void)icheck::probe::parse_nixl_probe(input);
   each_tool_parser(input);
+  kv_metrics(input);
   return 0;
 }
