@@ -34,10 +34,10 @@ public:
   // (pod_read.hpp then reads with kubectl too).
   std::string proxy_socket(std::chrono::milliseconds deadline = std::chrono::milliseconds(0));
 
-private:
-  // Says why once; for_good: every later exec uses kubectl too (else only this one did).
+  // Says why once; for_good: every later exec and read uses kubectl too (else only this one did).
   void fall_back(const std::string& why, bool for_good);
 
+private:
   std::vector<std::string> m_base;
   std::vector<std::string> m_namespaces;
   std::atomic<bool> m_kubectl;

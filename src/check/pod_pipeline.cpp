@@ -10,7 +10,6 @@
 #include "probe/nixl/nixl_script.hpp"
 #include "probe/node_probe.hpp"
 #include "probe/node_script.hpp"
-#include "probe/stack/stack_script.hpp"
 #include "rules/pair/pair_link.hpp"
 #include "rules/pair/same_node.hpp"
 #include "rules/transfer/transfer_rules.hpp"
@@ -18,8 +17,9 @@
 namespace icheck::check {
 
 std::string probe_script(bool with_nixl) {
-  // Every mode reads the KV stack's versions and the whole environment (known trouble).
-  auto script = probe::insert_before_done(probe::node_probe_script(), probe::stack_probe_script());
+  // Every mode reads the KV stack's versions and the whole environment (known trouble): the
+  // node script holds them.
+  const auto script = std::string(probe::node_probe_script());
   if (!with_nixl) {
     return script;
   }

@@ -29,11 +29,16 @@ bool is_status(const std::string& body) {
   return body.find("\"kind\"") != std::string::npos && body.find("Status") != std::string::npos;
 }
 
-// nullopt: the proxy itself refused the path (its filter answers a plain "Forbidden"), so the
-// read goes through kubectl instead.
-std::optional<ReadResult> through_proxy(const std::string& socket, const std::string& path,
-                                        std::size_t cap, std::chrono::milliseconds deadline) {
+// nullopt: the proxy itself refused the path (its filter answers a plain "Forbidden") or
+// stopped answering (then the run goes on without it), so the read goes through kubectl instead.
+std::optional<ReadResult> through_proxy(PodExec& pod_exec, const std::string& socket,
+                                        const std::string& path, std::size_t cap,
+                                        std::chrono::milliseconds deadline) {
   const auto got = stream::http_get(socket, path, {deadline, cap});
+  if (got.proxy_stopped) {
+    pod_exec.fall_back(got.error + " during a log read", true);
+    return std::nullopt;
+  }
   ReadResult r;
   if (got.status == 200) {
     r.outcome = Outcome::read;
@@ -121,7 +126,7 @@ PodReads read_pod(PodExec& pod_exec, const KubeSession& session, const kube::Pod
       return r;
     }
     if (!socket.empty()) {
-      if (auto r = through_proxy(socket, path, cap, left))
+      if (auto r = through_proxy(pod_exec, socket, path, cap, left))
         return *r;
     }
     const auto rest = std::chrono::duration_cast<std::chrono::milliseconds>(until - Clock::now());

@@ -5,6 +5,7 @@
 #include "probe/gpudirect/vm_script.hpp"
 #include "probe/nixl/nixl_script.hpp"
 #include "probe/script_template.hpp"
+#include "probe/stack/stack_script.hpp"
 #include "probe/ucx/ucx_caps_script.hpp"
 #include "probe/ucx/ucx_lib_script.hpp"
 
@@ -338,7 +339,7 @@ printf '\n%sdone@@\n' "$ICHECK_MARK"
 [ -z "$WD" ] || { kill -9 "$WD"; wait "$WD"; } 2>/dev/null || :
 )ICHECK_SH";
 
-} // namespace
+}  // namespace
 
 // The env filter comes from dynamo/transport_vars.hpp, the one list of transport variables; the
 // platform sections (node_script_platform.cpp) and the ucx layer's (probe/ucx/ucx_caps_script.hpp)
@@ -356,8 +357,11 @@ std::string_view node_probe_script() {
   static const std::string script = [] {
     auto out =
         fill_env_patterns(kNodeTemplate, "@@TRANSPORT_ENV@@", dynamo::node_probe_env_patterns());
-    for (auto fragment : {node_platform_fragment(), ucx_caps_fragment(), ucx_lib_fragment(),
-                          link_probe_fragment(), vm_probe_fragment()})
+    // The KV stack's versions and the whole environment (known trouble) before the one fragment
+    // that may take long (ucx_lib asks UCX itself through python3, 20 s at most): a probe the
+    // pod's deadline stops there still has every cheap fact.
+    for (auto fragment : {node_platform_fragment(), ucx_caps_fragment(), link_probe_fragment(),
+                          vm_probe_fragment(), stack_probe_script(), ucx_lib_fragment()})
       out = insert_before_done(out, fragment);
     return out;
   }();

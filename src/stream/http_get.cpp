@@ -1,6 +1,7 @@
 #include "stream/http_get.hpp"
 
 #include "exec/interrupt.hpp"
+#include "stream/proxy_alive.hpp"
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/local/stream_protocol.hpp>
@@ -26,6 +27,8 @@ public:
       : m_out(out), m_cap(limits.body_cap), m_deadline(Clock::now() + limits.deadline) {}
 
   void run(const std::string& socket_path, const std::string& target) {
+    m_socket_path = socket_path;
+    m_heard = Clock::now();
     boost::system::error_code ec;
     m_socket.connect(asio::local::stream_protocol::endpoint(socket_path), ec);
     if (ec) {
@@ -80,9 +83,22 @@ private:
         m_out.interrupted = true;
         return finish("interrupted");
       }
-      if (Clock::now() >= m_deadline) {
+      const auto now = Clock::now();
+      if (now >= m_deadline) {
         m_out.timed_out = true;
         return finish("no answer before the deadline");
+      }
+      // Progress: the header, then the body's growth. Silence makes us ask the proxy itself.
+      const auto got = m_parser.is_header_done() ? m_parser.get().body().size() + 1 : 0;
+      if (got != m_got) {
+        m_got = got;
+        m_heard = now;
+      } else if (now - m_heard >= kProxySilence) {
+        if (!proxy_answers(m_socket_path)) {
+          m_out.proxy_stopped = true;
+          return finish(proxy_stopped_words());
+        }
+        m_heard = Clock::now();
       }
       tick();
     });
@@ -107,6 +123,9 @@ private:
   http::response_parser<http::string_body> m_parser;
   beast::flat_buffer m_buffer;
   bool m_ended = false;
+  std::string m_socket_path;
+  Clock::time_point m_heard;
+  std::size_t m_got = 0;  // 0: no header yet; else 1 + the body's bytes so far
 };
 
 }  // namespace

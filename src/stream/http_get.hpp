@@ -21,7 +21,8 @@ struct GetResult {
   bool truncated = false;  // the body was longer than the cap
   bool timed_out = false;
   bool interrupted = false;
-  std::string error;  // why no answer came (connect, read, malformed): "" with an answer
+  bool proxy_stopped = false;  // the proxy itself stopped answering (stream/proxy_alive.hpp)
+  std::string error;           // why no answer came (connect, read, malformed): "" with an answer
 };
 
 // `target`: the path and query, e.g. "/api/v1/namespaces/d/pods/p/log?tailLines=2000".

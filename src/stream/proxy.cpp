@@ -69,8 +69,8 @@ std::vector<std::string> proxy_args(const std::string& socket_path,
                                     const std::string& accept_paths) {
   return {"proxy", "--unix-socket=" + socket_path, "--accept-paths=" + accept_paths,
           // The default minus exec: whatever the accept pattern, attach stays shut.
-          "--reject-paths=^/api/.*/pods/.*/attach",
-          "--reject-methods=" + std::string(kNotGet), "--accept-hosts=^localhost$"};
+          "--reject-paths=^/api/.*/pods/.*/attach", "--reject-methods=" + std::string(kNotGet),
+          "--accept-hosts=^localhost$"};
 }
 
 Expected<std::unique_ptr<Proxy>> Proxy::start(const ProxyConfig& config) {

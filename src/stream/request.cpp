@@ -28,11 +28,21 @@ std::string percent_encode(std::string_view text) {
   return out;
 }
 
+std::string query_encode(std::string_view text) {
+  std::string out;
+  std::size_t from = 0;
+  for (auto at = text.find(' '); at != std::string_view::npos; at = text.find(' ', from)) {
+    out += percent_encode(text.substr(from, at - from)) + '+';
+    from = at + 1;
+  }
+  return out + percent_encode(text.substr(from));
+}
+
 std::string exec_path(const ExecTarget& t) {
   std::string path = "/api/v1/namespaces/" + percent_encode(t.namespace_) + "/pods/" +
                      percent_encode(t.pod) + "/exec?";
   for (const auto& word : t.command)
-    path += "command=" + percent_encode(word) + "&";
+    path += "command=" + query_encode(word) + "&";
   if (!t.container.empty())
     path += "container=" + percent_encode(t.container) + "&";
   if (t.stdin)

@@ -33,6 +33,12 @@ struct ExecTarget {
 // RFC 3986 percent-encoding of everything but the unreserved characters.
 std::string percent_encode(std::string_view text);
 
+// A query value as Go's url.Values encodes it (kubectl's requests): percent_encode with a space
+// as '+'. The probe script is mostly shell text, so this keeps its exec request line about a
+// fifth shorter (41 KB of script: 56 KB, not 73 KB), under the 64 KiB request-line limits of
+// common HTTP servers and proxies that %20 crossed.
+std::string query_encode(std::string_view text);
+
 // "/api/v1/namespaces/NS/pods/POD/exec?command=..&container=C&stdin=true&stdout=true&stderr=true",
 // the request kubectl itself sends (stdin only when asked).
 std::string exec_path(const ExecTarget& target);

@@ -1,6 +1,7 @@
 #include "stream/ws_exec.hpp"
 
 #include "exec/interrupt.hpp"
+#include "stream/proxy_alive.hpp"
 #include "stream/status.hpp"
 
 #include <boost/asio/io_context.hpp>
@@ -28,30 +29,6 @@ constexpr std::chrono::milliseconds kCloseGrace{200};
 constexpr std::size_t kStatusCap = 64 * 1024;
 // After the status, how long the server gets to close the stream before the exec ends anyway.
 constexpr std::chrono::milliseconds kStatusSettle{2'000};
-// A stream silent this long (no upgrade answer, no frame) makes us ask the proxy itself whether
-// it still answers: a request its filter refuses, answered by kubectl proxy without the API
-// server. A proxy that does not answer within kProxyAnswer has stopped (SIGSTOP, hung).
-constexpr std::chrono::milliseconds kSilence{5'000};
-constexpr std::chrono::milliseconds kProxyAnswer{2'000};
-
-// Whether the kubectl proxy on `socket_path` answers a request of its own at all (any byte).
-bool proxy_answers(const std::string& socket_path) {
-  asio::io_context io;
-  Socket s(io);
-  boost::system::error_code ec;
-  s.connect(asio::local::stream_protocol::endpoint(socket_path), ec);
-  if (ec)
-    return false;
-  static constexpr std::string_view ask =
-      "GET /icheck-liveness HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n";
-  asio::async_write(s, asio::buffer(ask), [](boost::system::error_code, std::size_t) {});
-  char byte = 0;
-  bool answered = false;
-  s.async_read_some(asio::buffer(&byte, 1),
-                    [&](boost::system::error_code e, std::size_t n) { answered = !e && n > 0; });
-  io.run_for(kProxyAnswer);
-  return answered;
-}
 
 class Exchange {
 public:
@@ -192,7 +169,7 @@ private:
         return finish();
       if (m_status_done && !m_closing_at && now >= m_settle_at)
         return end_with_status();  // the server said how it ended but keeps the stream open
-      if (!m_closing_at && now - m_heard >= kSilence) {
+      if (!m_closing_at && now - m_heard >= kProxySilence) {
         if (!proxy_answers(m_socket_path))
           return proxy_stopped();
         m_heard = Clock::now();
@@ -231,8 +208,7 @@ private:
   // transport refuses and the caller uses kubectl exec; afterwards the stream is broken here,
   // saying why, and the caller uses kubectl exec for the pods still to come.
   void proxy_stopped() {
-    const std::string why = "the local kubectl proxy stopped answering (nothing within " +
-                            std::to_string(kProxyAnswer.count() / 1000) + " s)";
+    const std::string why = proxy_stopped_words();
     m_out.proxy_stopped = true;
     if (!m_open)
       return finish_refused(why);

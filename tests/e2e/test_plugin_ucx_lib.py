@@ -102,5 +102,35 @@ class TestNixlBackend(NixlMixin, unittest.TestCase):
             self.assertEqual(c.sandbox_processes_left(), [])
 
 
+
+class TestSlowPython(unittest.TestCase):
+    """python3 that never returns, under a short --timeout: the pod's deadline stops the probe in
+    ucx_lib, the one slow fragment, which runs last: every cheap fact, the whole environment and
+    the stack's versions among them, was read before it."""
+
+    def test_the_stack_is_read_before_the_slow_fragment(self):
+        with harness.FakeCluster("ucx-lib-slow") as c:
+            rc, out, err, _ = c.run_plugin(harness.KUBECTL_VERSIONS[-1],
+                                           ["nixl", "--deployment", "ucx-lib-slow", "-n", "dynamo",
+                                            "--timeout", "4s", "-o", "json"], timeout=120)
+            doc = harness.json_doc(self, rc, out, err)
+            checks = checks_of(doc, "ucx-lib-slow-0-prefill")
+            side = checks.get("side-channel-host")
+            self.assertIsNotNone(side, sorted(checks))
+            self.assertEqual((side["status"], side["layer"]), ("fail", "nixl"))
+            self.assertTrue(side["detail"].endswith("(volcano-sh/kthena #1781)"), side["detail"])
+            # the stop is said, and keeps what was read from being taken for the whole
+            self.assertEqual((checks["exec"]["status"], checks["exec"]["detail"]),
+                             ("skipped", "timed out after 4s in section ucx_lib: the facts read before it are "
+                                         "judged, the rest is missing"))
+            self.assertEqual(checks["install"]["status"], "skipped")
+            self.assertEqual(doc["verdict"]["status"], "blocked")
+            # through the proxy: the probe's request line fits (a space is '+', not %20)
+            execs = [r["ua"] for r in c.request_log() if r["path"].endswith("/exec")]
+            self.assertEqual(execs, ["kubectl-dynamo_icheck"])
+            self.assertNotIn("kubectl proxy", err)
+            self.assertEqual(c.sandbox_processes_left(grace=10.0), [])
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -9,10 +9,9 @@ using namespace icheck::stream;
 TEST_CASE("exec path: kubectl's query (command repeated, container, stdout/stderr) / stdin only "
           "with -i") {
   ExecTarget t{"dynamo", "worker-0", "main", {"sh", "-c", "nvidia-smi -L && echo a=b&c"}, false};
-  CHECK(
-      exec_path(t) ==
-      "/api/v1/namespaces/dynamo/pods/worker-0/exec?command=sh&command=-c&"
-      "command=nvidia-smi%20-L%20%26%26%20echo%20a%3Db%26c&container=main&stdout=true&stderr=true");
+  CHECK(exec_path(t) ==
+        "/api/v1/namespaces/dynamo/pods/worker-0/exec?command=sh&command=-c&"
+        "command=nvidia-smi+-L+%26%26+echo+a%3Db%26c&container=main&stdout=true&stderr=true");
   t.stdin = true;
   t.container.clear();
   t.command = {"timeout", "60", "ucx_perftest"};
@@ -23,6 +22,12 @@ TEST_CASE("exec path: kubectl's query (command repeated, container, stdout/stder
 TEST_CASE("percent encoding keeps only RFC 3986 unreserved characters") {
   CHECK(percent_encode("aZ09-._~") == "aZ09-._~");
   CHECK(percent_encode("/ ?#%\n\xff") == "%2F%20%3F%23%25%0A%FF");
+}
+
+TEST_CASE("query values: a space is '+', a '+' is encoded, as Go's url.Values does") {
+  CHECK(query_encode("sh -c 'a+b'  x") == "sh+-c+%27a%2Bb%27++x");
+  CHECK(query_encode(" ") == "+");
+  CHECK(query_encode("") == "");
 }
 
 TEST_CASE("namespace names: RFC 1123 labels only") {
