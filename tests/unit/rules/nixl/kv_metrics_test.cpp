@@ -99,6 +99,25 @@ TEST_CASE("kv metrics: failures that grew fail at nixl naming both values and th
   CHECK(f->next.starts_with("kubectl logs <pod>"));
 }
 
+TEST_CASE("kv metrics: the interval is the pod's own clock, a whole-second one read as such") {
+  auto in = read_twice("vllm:nixl_num_failed_transfers_total 1\n",
+                       "vllm:nixl_num_failed_transfers_total 2\n");
+  in.reads->endpoints[0].first.time = 1000.25;
+  in.reads->endpoints[0].second.time = 1003.75;
+  CHECK(rules::judge_kv_metrics(in).findings[0].detail.find("1 -> 2 in 3.5 s") !=
+        std::string::npos);
+  in.reads->endpoints[0].first.time = 1000;
+  in.reads->endpoints[0].second.time = 1004;  // busybox date: 3.x s between the reads
+  CHECK(rules::judge_kv_metrics(in).findings[0].detail.find("1 -> 2 in 3.0 s") !=
+        std::string::npos);
+  in.reads->endpoints[0].second.time = 1009;  // a slow read: at least 8 s
+  CHECK(rules::judge_kv_metrics(in).findings[0].detail.find("1 -> 2 in 8.0 s") !=
+        std::string::npos);
+  in.reads->endpoints[0].second.time.reset();  // no clock: the interval asked
+  CHECK(rules::judge_kv_metrics(in).findings[0].detail.find("1 -> 2 in 3.0 s") !=
+        std::string::npos);
+}
+
 TEST_CASE("kv metrics: a counter that went down (the engine restarted) is not a failure") {
   const auto j = rules::judge_kv_metrics(read_twice("vllm:nixl_num_failed_transfers_total 9\n",
                                                     "vllm:nixl_num_failed_transfers_total 0\n"));
