@@ -10,6 +10,7 @@
 #include "probe/nixl/nixl_script.hpp"
 #include "probe/node_probe.hpp"
 #include "probe/node_script.hpp"
+#include "probe/script_compact.hpp"
 #include "rules/pair/pair_link.hpp"
 #include "rules/pair/same_node.hpp"
 #include "rules/transfer/transfer_rules.hpp"
@@ -18,12 +19,12 @@ namespace icheck::check {
 
 std::string probe_script(bool with_nixl) {
   // Every mode reads the KV stack's versions and the whole environment (known trouble): the
-  // node script holds them.
+  // node script holds them. Sent without its comments (the request line is capped).
   const auto script = std::string(probe::node_probe_script());
   if (!with_nixl) {
-    return script;
+    return probe::compact_script(script);
   }
-  return probe::insert_before_done(script, probe::nixl_probe_script());
+  return probe::compact_script(probe::insert_before_done(script, probe::nixl_probe_script()));
 }
 
 namespace {
