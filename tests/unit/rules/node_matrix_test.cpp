@@ -121,7 +121,7 @@ TEST_CASE("node matrix: a node that reaches no peer fails naming it and its peer
   CHECK_FALSE(has(none.detail, "reaches no peer"));
 }
 
-TEST_CASE("node matrix: a pair far below the others warns; a node slow with every peer is named") {
+TEST_CASE("node matrix: a pair far below the others warns, and a node slow with every peer is named") {
   auto m = rules::node_matrix({plan("a", "c"), plan("a", "d"), plan("b", "c"), plan("b", "d")});
   auto pair = rules::judge_node_matrix(m, {reached(40), reached(41), reached(39), reached(9)});
   CHECK(pair.status == Status::warn);
