@@ -287,6 +287,15 @@ Verdict decide_from_findings(const Report& report, std::vector<std::string>& key
     collect_next(report, v, Status::skipped, keys);
     return v;
   }
+  // What could not be checked at all (`all` over a recipe whose deployment has no running
+  // worker pods, a manifest that did not parse beside others that did) keeps every ok from
+  // concluding: the run said an error, so it saw less than it was asked to.
+  if (!report.errors.empty()) {
+    v.status = VerdictStatus::unconfirmed;
+    v.headline = "not everything asked could be checked: " + report.errors.front();
+    v.summary = "unconfirmed: " + v.headline;
+    return v;
+  }
   // A target where nothing was judged (a saved log without a known signature) is no evidence
   // of a working transport: unknown never concludes, a row never makes a green.
   const auto unjudged = std::count_if(report.targets.begin(), report.targets.end(),

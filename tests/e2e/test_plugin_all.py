@@ -45,6 +45,19 @@ class AllOnARecipe(unittest.TestCase):
         self.assertEqual(harness.only_reads(log), [])
 
 
+    def test_a_recipe_whose_deployment_runs_no_pods_is_not_surface_ok(self):
+        # The manifest's checks pass; the worker pods `all` is asked for do not exist here.
+        recipe = os.path.join(os.path.dirname(harness.E2E_DIR), "recipes", "qwen3-32b-fp8", "vllm", "disagg")
+        with harness.FakeCluster("healthy-h100-ib") as c:
+            rc, out, err, _ = c.run_plugin("1.32", ["all", recipe, "-n", "dynamo", "-o", "json"])
+        doc = harness.json_doc(self, rc, out, err)
+        self.assertEqual([t["kind"] for t in doc["targets"]], ["manifest"])
+        self.assertEqual(doc["verdict"]["status"], "unconfirmed")
+        self.assertIn("no Dynamo worker pods found for deployment qwen3-32b-fp8-vllm-disagg",
+                      doc["verdict"]["summary"])
+        self.assertEqual(rc, 1)
+
+
 class EnvLive(unittest.TestCase):
     def test_recipe_against_running_pods(self):
         with harness.FakeCluster("all-llama3-70b-mn") as c:

@@ -33,6 +33,18 @@ TEST_CASE("all ok without a transfer is surface-ok, exit 0") {
   CHECK(exit_code(v.status) == 0);
 }
 
+TEST_CASE("an error beside targets that are all ok is unconfirmed, never surface-ok, exit 1") {
+  // `all RECIPE` whose deployment has no running worker pods: the manifest was judged, the pods
+  // it was asked for could not be.
+  auto r = two_pods(Status::ok);
+  r.errors.push_back("no Dynamo worker pods found for deployment d in namespace dynamo");
+  const auto v = decide(r);
+  CHECK(v.status == VerdictStatus::unconfirmed);
+  CHECK(v.summary == "unconfirmed: not everything asked could be checked: no Dynamo worker pods "
+                     "found for deployment d in namespace dynamo");
+  CHECK(exit_code(v.status) == 1);
+}
+
 TEST_CASE("a fail names the first blocking layer and the pods, exit 2") {
   auto r = two_pods(Status::fail);
   r.targets[0].findings.push_back(finding("peer-memory", Layer::gpudirect, Status::fail, "none"));
