@@ -1,6 +1,5 @@
 #include "check/known_trouble_pods.hpp"
 
-#include "check/node_objects.hpp"
 #include "knowledge/evaluate.hpp"
 #include "knowledge/finding.hpp"
 #include "knowledge/load.hpp"
@@ -112,7 +111,7 @@ void add_pairs(PodRun& run, const std::vector<knowledge::FactMap>& facts) {
 }  // namespace
 
 void add_known_trouble(PodRun& run) {
-  const auto nodes = read_node_objects(run.session, run.pods);
+  const auto& nodes = run.nodes;  // read beside the probes (run_pods)
   std::vector<knowledge::FactMap> facts(run.probed.size());
   for (std::size_t i = 0; i < run.probed.size(); ++i) {
     auto& p = run.probed[i];

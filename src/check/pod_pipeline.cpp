@@ -15,6 +15,8 @@
 #include "rules/pair/same_node.hpp"
 #include "rules/transfer/transfer_rules.hpp"
 
+#include <future>
+
 namespace icheck::check {
 
 std::string probe_script(bool with_nixl) {
@@ -103,6 +105,7 @@ Expected<PodRun> run_pods(const Options& options, const std::vector<std::string>
              kube::select_targets(selection->pods, options.targets.all_components),
              {},
              false,
+             {},
              {}};
   run.disagg = is_disagg(run.pods);
   if (run.pods.empty() && options.targets.pods.empty()) {
@@ -116,6 +119,9 @@ Expected<PodRun> run_pods(const Options& options, const std::vector<std::string>
   const auto metrics = options.mode == "nixl" || options.mode == "all"
                            ? std::optional<std::chrono::milliseconds>(probe::kMetricsInterval)
                            : std::nullopt;
+  // One kubectl get nodes beside the probes (known trouble's node.internalIP, platform.cloud).
+  auto nodes =
+      std::async(std::launch::async, [&run] { return read_node_objects(run.session, run.pods); });
   for (auto& probe :
        probe_pods(run.session, *run.pod_exec, run.pods, script, options.run, &reads, metrics)) {
     ProbedPod p{std::move(probe), {}, false, {}, {}, {}, {}};
@@ -133,6 +139,7 @@ Expected<PodRun> run_pods(const Options& options, const std::vector<std::string>
       add_metrics_evidence(p, run.disagg);
     run.probed.push_back(std::move(p));
   }
+  run.nodes = nodes.get();
   use_leader_backends(run, !options.targets.pods.empty());
   for (const auto& w : selection->warnings) {
     run.described += "; " + w;

@@ -3,6 +3,7 @@
 // pod in parallel, and the parsed facts per pod. Modes differ only in how they judge them.
 
 #include "check/kube_session.hpp"
+#include "check/node_objects.hpp"
 #include "check/options.hpp"
 #include "check/pod_evidence.hpp"
 #include "check/pod_exec.hpp"
@@ -14,6 +15,7 @@
 #include "rules/pair/pairing.hpp"
 #include "util/expected.hpp"
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -38,6 +40,8 @@ struct PodRun {
   std::vector<ProbedPod> probed;       // same order as pods
   bool disagg = false;                 // prefill and decode pods among them
   std::vector<std::string> elsewhere;  // no pod matched: where worker pods do run (next steps)
+  // The pods' node objects where readable (check/node_objects.hpp), read beside the probes.
+  std::map<std::string, kube::NodeObject> nodes;
 };
 
 // `deployments`: DGD names from a recipe (empty: the user's targets decide).
