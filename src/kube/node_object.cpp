@@ -45,6 +45,11 @@ const json::object* object_at(const json::object& o, std::string_view key) {
   return v != nullptr && v->is_object() ? &v->as_object() : nullptr;
 }
 
+bool is_address(const std::string& s) {
+  return !s.empty() && s.size() <= 45 &&
+         s.find_first_not_of("0123456789abcdefABCDEF:.") == std::string::npos;
+}
+
 void add_node(const json::value& v, std::map<std::string, NodeObject>& out) {
   if (!v.is_object() || string_at(v.as_object(), "kind") != "Node")
     return;
@@ -67,6 +72,8 @@ void add_node(const json::value& v, std::map<std::string, NodeObject>& out) {
     for (const auto& a : addresses->as_array())
       if (a.is_object() && string_at(a.as_object(), "type") == "InternalIP") {
         n.internal_ip = string_at(a.as_object(), "address");
+        if (!is_address(n.internal_ip))
+          n.internal_ip.clear();  // not an IPv4/IPv6 literal: never shown, unknown
         break;
       }
   out[name] = std::move(n);

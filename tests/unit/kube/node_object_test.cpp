@@ -36,6 +36,14 @@ TEST_CASE("node object: one name gives the Node itself, anything else gives none
   REQUIRE(one.size() == 1);
   CHECK(one.at("n1").internal_ip.empty());  // no InternalIP: unknown
   CHECK(one.at("n1").cloud.empty());        // neither ID nor labels: unknown
+  const auto odd =
+      parse_node_objects(R"({"kind":"Node","metadata":{"name":"n2"},"status":{"addresses":[)"
+                         R"({"type":"InternalIP","address":"10.0.0.1\u001b]0;x\u0007"}]}})");
+  CHECK(odd.at("n2").internal_ip.empty());  // not an address literal: never shown
+  CHECK(parse_node_objects(R"({"kind":"Node","metadata":{"name":"n3"},"status":{"addresses":[)"
+                           R"({"type":"InternalIP","address":"fd00::17"}]}})")
+            .at("n3")
+            .internal_ip == "fd00::17");
   CHECK(parse_node_objects("").empty());
   CHECK(parse_node_objects("Error from server (Forbidden): nodes \"n1\" is forbidden").empty());
   CHECK(parse_node_objects(R"({"kind":"Status","status":"Failure","code":404})").empty());
