@@ -4,8 +4,13 @@
 #include "check/nixl_check.hpp"
 #include "check/pod_pipeline.hpp"
 #include "dynamo/role.hpp"
+#include "knowledge/evaluate.hpp"
+#include "knowledge/finding.hpp"
+#include "knowledge/load.hpp"
 #include "probe/node_probe.hpp"
 #include "probe/node_script.hpp"
+#include "rules/known/stack_facts.hpp"
+#include "rules/known/stack_versions_rule.hpp"
 #include "rules/node/node.hpp"
 
 namespace icheck::check {
@@ -19,6 +24,20 @@ void judge(const probe::NodeFacts& facts, const rules::NodeContext& context,
     target.summary = rules::node_summary(facts);
   }
   target.facts = rules::node_facts_json(facts);
+}
+
+// The known-trouble rows over what this machine shows: its environment (the worker's, when run
+// inside its container), versions, devices. No engine runs here, so what moves KV is unknown
+// and no row over the engine fires.
+void add_local_known_trouble(const probe::NodeFacts& node, report::Target& target) {
+  rules::KvBackends none;
+  none.unknown = "the local machine runs no Dynamo worker";
+  const auto facts = rules::known::pod_facts(node, {}, {}, none, {});
+  for (auto& f : knowledge::to_findings(knowledge::evaluate(knowledge::trouble_rows(), facts)))
+    target.findings.push_back(std::move(f));
+  if (auto f =
+          rules::known::stack_versions_finding(rules::known::stack_versions(node), facts, none))
+    target.findings.push_back(std::move(*f));
 }
 
 report::Report local_report(const Options& options) {
@@ -35,6 +54,7 @@ report::Report local_report(const Options& options) {
   rules::NodeContext context;
   context.local = true;
   judge(facts, context, t);
+  add_local_known_trouble(facts, t);
   r.targets.push_back(std::move(t));
   r.limitations.push_back("no transfer was exercised: node checks read state, they do not move "
                           "data");

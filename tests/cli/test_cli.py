@@ -432,6 +432,20 @@ class Cli(unittest.TestCase):
         name = doc["targets"][0]["name"]
         self.assertIn("\n" + name + "  -  ", out)
 
+    def test_local_machine_is_judged_by_the_known_trouble_rows(self):
+        # Run inside a worker's container, --local reads that container's environment: a
+        # side-channel host that names the pod itself is the row's fail (volcano-sh/kthena #1781).
+        rc, out, _ = run("node", "--local", "-o", "json", env={"VLLM_NIXL_SIDE_CHANNEL_HOST": "0.0.0.0"})
+        doc = json.loads(out)
+        side = [c for c in doc["targets"][0]["checks"] if c["name"] == "side-channel-host"]
+        self.assertEqual([(c["status"], c["layer"]) for c in side], [("fail", "nixl")], out)
+        self.assertTrue(side[0]["detail"].endswith("(volcano-sh/kthena #1781)"))
+        self.assertEqual((doc["verdict"]["status"], rc), ("blocked", 2))
+        rc, out, _ = run("node", "--local", "-o", "json")
+        names = [c["name"] for c in json.loads(out)["targets"][0]["checks"]]
+        if "VLLM_NIXL_SIDE_CHANNEL_HOST" not in os.environ:
+            self.assertNotIn("side-channel-host", names)
+
 
 if __name__ == "__main__":
     unittest.main()
