@@ -28,7 +28,7 @@ std::string ls_after(const std::string& all, const std::string& prompt) {
   return all.substr(start, all.find("\n\n", start) - start);
 }
 
-} // namespace
+}  // namespace
 
 TEST_CASE("show_gids: link-local and IPv4 GIDs, v1 and v2, on a bond and a vxlan") {
   auto gids = parse_roce_gids(fixture("show_gids/bond-vxlan-v1-v2-ipv4-ucx9484.txt"));
@@ -64,7 +64,7 @@ TEST_CASE(
   auto all = fixture("misc/dev-infiniband-and-ibv_devices-erdma-container.txt");
   std::string sysfs;
   for (auto name :
-       {"erdma_0", "erdma_1"}) // synthetic: sysfs files for the two devices the ls shows
+       {"erdma_0", "erdma_1"})  // synthetic: sysfs files for the two devices the ls shows
     sysfs += std::string("==> ") + name + "/ports/1/state <==\n4: ACTIVE\n==> " + name +
              "/ports/1/link_layer <==\nEthernet\n";
   CHECK(ls_after(all, "$ ls /sys/class/infiniband") == "erdma_0  erdma_1");
@@ -104,7 +104,7 @@ TEST_CASE("adapters: speed and width from the sysfs rate, the model from hca_typ
   REQUIRE(adapter_spec("MT4129") != nullptr);
   CHECK(adapter_spec("MT4129")->model == "ConnectX-7");
   CHECK(adapter_spec("MT4123")->ib_speed == IbSpeed::hdr);
-  CHECK_FALSE(adapter_spec("MT4125")->ib_speed.has_value()); // ConnectX-6 Dx: Ethernet only
+  CHECK_FALSE(adapter_spec("MT4125")->ib_speed.has_value());  // ConnectX-6 Dx: Ethernet only
   CHECK(adapter_spec("MT9999") == nullptr);
 }
 
@@ -118,13 +118,13 @@ TEST_CASE(
   CHECK(f.sysfs_devices[0].board_id == "MT_0000000838");
   CHECK(f.sysfs_devices[0].ports[0].expected_gbps == doctest::Approx(400));
   CHECK(f.sysfs_devices[8].model == "BlueField-3");
-  CHECK_FALSE(f.sysfs_devices[8].ports[0].expected_gbps.has_value()); // Ethernet: not judged
+  CHECK_FALSE(f.sysfs_devices[8].ports[0].expected_gbps.has_value());  // Ethernet: not judged
   auto ib = parse_ibstat(fixture("ibstat/h100-ib-cx7-400g-eth-ports-disabled.txt"));
   REQUIRE(ib.devices.size() > 1);
   CHECK(expected_rate_gbps(ib.devices[0], ib.devices[0].ports[0]) ==
-        doctest::Approx(400)); // "Rate: 400", MT4129
+        doctest::Approx(400));  // "Rate: 400", MT4129
   CHECK_FALSE(
-      expected_rate_gbps(ib.devices[1], ib.devices[1].ports[0]).has_value()); // MT4125 Ethernet
+      expected_rate_gbps(ib.devices[1], ib.devices[1].ports[0]).has_value());  // MT4125 Ethernet
   // A ConnectX-6 VF (MT4124, Azure) is not rated: its speed is the board's, not the ASIC's.
   auto vf = parse_ibstat(fixture("ibstat/a100-8x-cx6-ib-200g-ibpanic-exit255.txt"));
   REQUIRE_FALSE(vf.devices.empty());
@@ -159,10 +159,8 @@ std::string write_temp(const std::string& name, const std::string& body) {
 TEST_CASE("pod_addrs: the namespace's local IPv4 (fib_trie) and IPv6 (if_inet6) addresses") {
   auto fib = write_temp("fib_trie", fixture("netns/fib-trie-eth0-192.0.2.2.txt"));
   auto inet6 = write_temp("if_inet6", fixture("netns/if-inet6-eth0.txt"));
-  for (std::string shell : {"dash", "busybox sh"}) {
+  for (const std::string& shell : icheck::test::installed_shells()) {
     CAPTURE(shell);
-    if (!icheck::test::shell_installed(shell))
-      continue;
     auto out = icheck::test::run_shell(shell, pod_addrs_fragment(fib, inet6));
     auto a = parse_pod_addrs(out, true);
     REQUIRE(a.ipv4);

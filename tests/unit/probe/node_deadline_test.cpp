@@ -42,26 +42,20 @@ TEST_CASE("a probe stuck past its budget is killed with what it started, under d
   // sleep at 1 s, so the final marker never comes and no sleep is left.
   const std::string script = with_deadline(insert_before_done(node_probe_script(), "sleep 23\n"),
                                            std::chrono::milliseconds(1000));
-  int ran = 0;
-  for (std::string shell : {"dash", "busybox sh"}) {
+  for (const std::string& shell : icheck::test::installed_shells()) {
     CAPTURE(shell);
-    if (!icheck::test::shell_installed(shell))
-      continue;
-    ++ran;
     const auto out = icheck::test::run_shell(shell, script);
     CHECK(out.find("@@icheck:meta ") != std::string::npos);
     CHECK_FALSE(output_complete(out));
     CHECK(processes_with(std::string("sleep") + '\0' + "23") == 0);
   }
-  CHECK(ran > 0);
+  CHECK_FALSE(icheck::test::installed_shells().empty());
 }
 
 TEST_CASE("a probe within its budget ends normally and stops its watchdog") {
   const std::string script = with_deadline(node_probe_script(), std::chrono::milliseconds(600000));
-  for (std::string shell : {"dash", "busybox sh"}) {
+  for (const std::string& shell : icheck::test::installed_shells()) {
     CAPTURE(shell);
-    if (!icheck::test::shell_installed(shell))
-      continue;
     const auto out = icheck::test::run_shell(shell, "(\n" + script + "\n)\necho probe_rc=$?\n");
     CHECK(output_complete(out));
     CHECK(out.find("probe_rc=0") != std::string::npos);  // the stopped watchdog's 137 is not it

@@ -154,13 +154,15 @@ TEST_CASE("nixl probe: TRT-LLM layout, versions file, nixlbench with ASIO, two U
   CHECK(f.tools.nixl_test.empty());
   CHECK(f.efa_devices == std::vector<std::string>{"rdmap16s27"});
   CHECK(f.ucx_in_process->libs.size() == 3);
-  CHECK(f.ucx_copies() == std::vector<std::string>{
-                              "/usr/local/ucx/lib", "/usr/local/lib/python3.12/dist-packages/nixl_cu13.libs"});
+  CHECK(f.ucx_copies() ==
+        std::vector<std::string>{"/usr/local/ucx/lib",
+                                 "/usr/local/lib/python3.12/dist-packages/nixl_cu13.libs"});
 }
 
 TEST_CASE("nixl probe: nixl-versions.txt as the Dynamo images write it (uv pip show | grep)") {
   // synthetic: the lines container/templates/trtllm_runtime.Dockerfile tees into the file:
-  // `uv pip show nixl nixl-cu13 | grep -E '^(Name|Version)'` and `loaded_libnixl: ${LD_PRELOAD##*:}`.
+  // `uv pip show nixl nixl-cu13 | grep -E '^(Name|Version)'` and `loaded_libnixl:
+  // ${LD_PRELOAD##*:}`.
   auto f = parse_nixl_probe(
       "@@icheck:begin nixl_versions@@\n==> /opt/dynamo/nixl-versions.txt <==\n"
       "Name: nixl\nVersion: 1.0.1\nName: nixl-cu13\nVersion: 1.0.1\n"
@@ -173,10 +175,11 @@ TEST_CASE("nixl probe: nixl-versions.txt as the Dynamo images write it (uv pip s
 }
 
 TEST_CASE("nixl probe: nixlbench --help without asio flags means an etcd-only build") {
-  auto f = parse_nixl_probe(
-      "@@icheck:begin nixl_tools@@\nnixlbench /usr/local/bin/nixlbench\n@@icheck:end nixl_tools rc=0@@\n"
-      "@@icheck:begin nixl_bench_help@@\n    -runtime_type (Type of runtime to use [ETCD]) type: string\n"
-      "@@icheck:end nixl_bench_help rc=0@@\n");
+  auto f = parse_nixl_probe("@@icheck:begin nixl_tools@@\nnixlbench "
+                            "/usr/local/bin/nixlbench\n@@icheck:end nixl_tools rc=0@@\n"
+                            "@@icheck:begin nixl_bench_help@@\n    -runtime_type (Type of runtime "
+                            "to use [ETCD]) type: string\n"
+                            "@@icheck:end nixl_bench_help rc=0@@\n");
   REQUIRE(f.tools.nixlbench);
   CHECK(f.tools.nixlbench->asio == false);
   auto unknown = parse_nixl_probe(
@@ -200,13 +203,12 @@ TEST_CASE("nixl probe: no sections at all is not probed") {
   CHECK_FALSE(parse_nixl_probe("error: unable to upgrade connection").probed);
 }
 
-TEST_CASE("nixl probe fragment, alone and after the node script, gives every section under dash and busybox ash") {
+TEST_CASE("nixl probe fragment, alone and after the node script, gives every section under dash "
+          "and busybox ash") {
   const std::string alone(nixl_probe_script());
-  const std::string combined = insert_before_done(node_probe_script(), nixl_probe_script());  // as pods run it
-  int ran = 0;
-  for (std::string shell : {"dash", "busybox sh"}) {
-    if (!icheck::test::shell_installed(shell)) continue;
-    ++ran;
+  const std::string combined =
+      insert_before_done(node_probe_script(), nixl_probe_script());  // as pods run it
+  for (const std::string& shell : icheck::test::installed_shells()) {
     for (const auto* script : {&alone, &combined}) {
       CAPTURE(shell);
       CAPTURE(script == &alone);
@@ -221,7 +223,8 @@ TEST_CASE("nixl probe fragment, alone and after the node script, gives every sec
       }
     }
   }
-  CHECK(ran > 0);  // dash is Debian's /bin/sh; busybox comes with tools/deps.sh
+  CHECK_FALSE(icheck::test::installed_shells()
+                  .empty());  // dash is Debian's /bin/sh; busybox comes with tools/deps.sh
 }
 
 TEST_CASE("after the node script, the fragment's tools are bounded with the node script's killer") {
@@ -235,10 +238,8 @@ TEST_CASE("after the node script, the fragment's tools are bounded with the node
       node_probe_script(), std::string(nixl_probe_script()) +
                                "\nt0=$(date +%s)\nnx_bounded 1 sh -c 'sleep 60; :'\n"
                                "echo bounded_rc=$? bounded_secs=$(( $(date +%s) - t0 ))\n");
-  for (std::string shell : {"dash", "busybox sh"}) {
+  for (const std::string& shell : icheck::test::installed_shells()) {
     CAPTURE(shell);
-    if (!icheck::test::shell_installed(shell))
-      continue;
     const auto out = icheck::test::run_shell(shell, script);
     const auto at = out.find("bounded_secs=");
     REQUIRE(at != std::string::npos);
@@ -257,14 +258,15 @@ TEST_CASE("nixl probe fragment reads the backend variables from the environment"
       "export TRTLLM_NIXL_KVCACHE_BACKEND=LIBFABRIC DYN_KVBM_NIXL_BACKEND_UCX=false "
       "KV_TRANSFER_CONFIG='{\"kv_connector\":\"NixlConnector\",\"kv_connector_extra_config\":"
       "{\"backends\":[\"LIBFABRIC\"]}}' UCX_TLS=rc_x; ";
-  for (std::string shell : {"dash", "busybox sh"}) {
+  for (const std::string& shell : icheck::test::installed_shells()) {
     CAPTURE(shell);
-    if (!icheck::test::shell_installed(shell)) continue;
-    auto f = parse_nixl_probe(icheck::test::run_shell(shell, env + std::string(nixl_probe_script())));
+    auto f =
+        parse_nixl_probe(icheck::test::run_shell(shell, env + std::string(nixl_probe_script())));
     CHECK(f.backend_env.at("TRTLLM_NIXL_KVCACHE_BACKEND") == "LIBFABRIC");
     CHECK(f.backend_env.at("DYN_KVBM_NIXL_BACKEND_UCX") == "false");
-    CHECK(f.backend_env.at("KV_TRANSFER_CONFIG") ==
-          R"({"kv_connector":"NixlConnector","kv_connector_extra_config":{"backends":["LIBFABRIC"]}})");
+    CHECK(
+        f.backend_env.at("KV_TRANSFER_CONFIG") ==
+        R"({"kv_connector":"NixlConnector","kv_connector_extra_config":{"backends":["LIBFABRIC"]}})");
     CHECK_FALSE(f.backend_env.contains("UCX_TLS"));  // the node probe's transport_env has those
   }
 }
@@ -277,28 +279,31 @@ TEST_CASE("the fragment goes before the node script's done marker") {
   CHECK(insert_before_done("echo hi\n", "echo nx\n") == "echo hi\necho nx\n");
 }
 
-TEST_CASE("nixl probe fragment reads the engine config a running process was given, not its own grep's") {
+TEST_CASE(
+    "nixl probe fragment reads the engine config a running process was given, not its own grep's") {
   // A real process on this machine whose argv holds --extra-engine-args with a relative path:
   // the fragment must find it in /proc, resolve the path in that process's cwd, and print the file.
   const std::string dir = "/tmp/icheck_engine_" + std::to_string(::getpid());
-  const std::string setup = "mkdir -p " + dir + " && printf 'backend: pytorch\\ncache_transceiver_config:\\n"
-                            "  backend: UCX\\n' > " + dir + "/engine.yaml && cd " + dir +
-                            " && (sh -c 'sleep 20; :' icheck-worker --extra-engine-args engine.yaml & echo $! > pid)";
+  const std::string setup =
+      "mkdir -p " + dir +
+      " && printf 'backend: pytorch\\ncache_transceiver_config:\\n"
+      "  backend: UCX\\n' > " +
+      dir + "/engine.yaml && cd " + dir +
+      " && (sh -c 'sleep 20; :' icheck-worker --extra-engine-args engine.yaml & echo $! > pid)";
   REQUIRE(std::system(setup.c_str()) == 0);
-  int ran = 0;
-  for (std::string shell : {"dash", "busybox sh"}) {
+  for (const std::string& shell : icheck::test::installed_shells()) {
     CAPTURE(shell);
-    if (!icheck::test::shell_installed(shell)) continue;
-    ++ran;
-    const auto f = parse_nixl_probe(icheck::test::run_shell(shell, std::string(nixl_probe_script())));
+    const auto f =
+        parse_nixl_probe(icheck::test::run_shell(shell, std::string(nixl_probe_script())));
     REQUIRE(f.engine_config.has_value());
     CHECK(f.engine_config->path == "engine.yaml");
     CHECK(f.engine_config->comm == "sh");
     REQUIRE(f.engine_config->text.has_value());
-    CHECK(*f.engine_config->text == "backend: pytorch\ncache_transceiver_config:\n  backend: UCX\n");
+    CHECK(*f.engine_config->text ==
+          "backend: pytorch\ncache_transceiver_config:\n  backend: UCX\n");
   }
   std::system(("kill $(cat " + dir + "/pid) 2>/dev/null; rm -rf " + dir).c_str());
-  CHECK(ran > 0);
+  CHECK_FALSE(icheck::test::installed_shells().empty());
 }
 
 TEST_CASE("nixl probe: an engine config named but unreadable is kept without text") {
@@ -309,6 +314,7 @@ TEST_CASE("nixl probe: an engine config named but unreadable is kept without tex
   REQUIRE(f.engine_config.has_value());
   CHECK(f.engine_config->pid == "57");
   CHECK_FALSE(f.engine_config->text.has_value());
-  CHECK_FALSE(parse_nixl_probe("@@icheck:begin nixl_engine_config@@\n@@icheck:end nixl_engine_config rc=0@@\n")
+  CHECK_FALSE(parse_nixl_probe(
+                  "@@icheck:begin nixl_engine_config@@\n@@icheck:end nixl_engine_config rc=0@@\n")
                   .engine_config.has_value());
 }
