@@ -9,6 +9,11 @@
 #include "check/stopped.hpp"
 #include "recipe/load.hpp"
 #include "rules/pair/cross_pod.hpp"
+#include "util/join.hpp"
+
+#include <algorithm>
+#include <optional>
+#include <utility>
 
 namespace icheck::check {
 namespace {
@@ -29,6 +34,23 @@ void add_cross_pod(PodRun& run) {
   }
 }
 
+// `all` probes the pods of the deployments its recipe defines (a --selector narrows them, --pod
+// names them). A --deployment the recipe does not define would select nothing: refused saying
+// what it defines, as are --recipe and --local, which name other targets.
+std::optional<std::string> targets_beside_recipe(const TargetOptions& t,
+                                                 const std::vector<std::string>& names) {
+  for (const auto& [given, flag] :
+       {std::pair{!t.recipe.empty(), "--recipe"}, std::pair{t.local, "--local"}}) {
+    if (given)
+      return std::string("all probes the deployments its RECIPE_DIR defines: ") + flag +
+             " is for node and nixl";
+  }
+  if (!t.deployment.empty() && std::find(names.begin(), names.end(), t.deployment) == names.end())
+    return "--deployment " + t.deployment + " is not a deployment the recipe defines (" +
+           (names.empty() ? std::string("it defines none") : join(names)) + ")";
+  return std::nullopt;
+}
+
 }  // namespace
 
 Expected<report::Report> check_all(const Options& options) {
@@ -39,6 +61,8 @@ Expected<report::Report> check_all(const Options& options) {
   auto* report = &loaded->report;
   report->mode = "all";
   const auto live = live_recipe(loaded->files, *report);
+  if (auto wrong = targets_beside_recipe(options.targets, live.names()))
+    return Error{*wrong};
   auto run = run_pods(options, live.names(), probe_script(true), report::Layer::fabric);
   if (!run) {
     return stopped(std::move(*report), run.error());  // the recipe's targets are kept

@@ -432,6 +432,18 @@ class Cli(unittest.TestCase):
         name = doc["targets"][0]["name"]
         self.assertIn("\n" + name + "  -  ", out)
 
+    def test_all_refuses_a_deployment_its_recipe_does_not_define(self):
+        # It would select no pod; said before any cluster is asked, naming what the recipe defines.
+        r = recipe("qwen3-32b-fp8", "vllm", "disagg")
+        rc, out, err = run("all", r, "--deployment", "llama-other")
+        self.assertEqual(rc, 3)
+        self.assertIn("--deployment llama-other is not a deployment the recipe defines "
+                      "(qwen3-32b-fp8-vllm-disagg)", err)
+        rc, out, err = run("all", r, "--local", "-o", "json")
+        self.assertEqual(json.loads(out)["verdict"]["status"], "error")
+        self.assertIn("--local is for node and nixl", err)
+        self.assertEqual(rc, 3)
+
     def test_local_machine_is_judged_by_the_known_trouble_rows(self):
         # Run inside a worker's container, --local reads that container's environment: a
         # side-channel host that names the pod itself is the row's fail (volcano-sh/kthena #1781).
