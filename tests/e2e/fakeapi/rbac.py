@@ -45,6 +45,8 @@ def attributes(method, parts):
         rest, group = parts[3:], parts[1]
     else:
         return None
+    if not rest:  # /apis/GROUP/VERSION, a group version's resource list: discovery
+        return None
     namespace = None
     if len(rest) >= 3 and rest[0] == "namespaces":
         namespace, rest = rest[1], rest[2:]
