@@ -19,11 +19,18 @@ namespace {
 // Processes whose command line holds `needle` (a zombie's is empty: it no longer counts).
 int processes_with(const std::string& needle) {
   int found = 0;
-  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
-    std::ifstream in(entry.path() / "cmdline");
-    const std::string cmdline{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-    if (cmdline.find(needle) != std::string::npos)
-      ++found;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc", ec)) {
+    // A process that ends while it is read fails the read with ESRCH, which libstdc++'s
+    // filebuf throws: that one is gone, so it is not counted.
+    try {
+      std::ifstream in(entry.path() / "cmdline");
+      const std::string cmdline{std::istreambuf_iterator<char>(in),
+                                std::istreambuf_iterator<char>()};
+      if (cmdline.find(needle) != std::string::npos)
+        ++found;
+    } catch (const std::exception&) {
+    }
   }
   return found;
 }
