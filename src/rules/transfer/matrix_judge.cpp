@@ -1,4 +1,5 @@
 #include "rules/transfer/matrix.hpp"
+#include "rules/transfer/matrix_parts.hpp"
 #include "util/join.hpp"
 
 #include <algorithm>
@@ -24,11 +25,7 @@ std::string arrow(const MatrixCell& c) {
   return c.prefill_nic + " -> " + c.decode_nic;
 }
 
-struct Part {
-  Status status;
-  std::string text;
-  std::string next;
-};
+using Part = MatrixPart;
 
 struct Grid {
   const std::vector<MatrixCell>& cells;
@@ -209,15 +206,7 @@ Finding judge_matrix(const std::vector<MatrixCell>& cells, const std::vector<Cel
   slow_rail_parts(g, decode_nics, false, parts);
   reached_parts(g, parts);
   not_run_part(g, parts);
-  f.status = Status::ok;
-  std::vector<std::string> texts;
-  for (const auto& p : parts) {
-    texts.push_back(p.text);
-    if (report::severity(p.status) > report::severity(f.status)) {
-      f.status = p.status;
-      f.next = p.next;
-    }
-  }
+  const auto texts = fold_parts(parts, f);
   f.detail = shape + ": " + join(texts, "; ");
   return f;
 }

@@ -1,5 +1,6 @@
 #include "rules/transfer/node_matrix.hpp"
 
+#include "rules/transfer/matrix_parts.hpp"
 #include "util/join.hpp"
 
 #include <algorithm>
@@ -36,11 +37,7 @@ std::string arrow(const NodeCell& c) {
   return c.plan.prefill_node + " -> " + c.plan.decode_node;
 }
 
-struct Part {
-  Status status;
-  std::string text;
-  std::string next;
-};
+using Part = MatrixPart;
 
 // Every node of the matrix once, prefill nodes first.
 std::vector<std::string> all_nodes(const NodeMatrix& m) {
@@ -255,15 +252,7 @@ Finding judge_node_matrix(const NodeMatrix& m, const std::vector<CellResult>& re
   slow_parts(m, results, parts);
   reached_part(m, results, parts);
   not_run_part(m, results, parts);
-  f.status = Status::ok;
-  std::vector<std::string> texts;
-  for (const auto& p : parts) {
-    texts.push_back(p.text);
-    if (report::severity(p.status) > report::severity(f.status)) {
-      f.status = p.status;
-      f.next = p.next;
-    }
-  }
+  const auto texts = fold_parts(parts, f);
   f.detail = shape + " (" + std::to_string(m.cells.size()) + " node pairs): " + join(texts, "; ");
   return f;
 }
