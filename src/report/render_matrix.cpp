@@ -115,6 +115,17 @@ std::string render_matrices(const Report& report) {
   return out;
 }
 
+namespace {
+
+boost::json::array string_array(const std::vector<std::string>& v) {
+  boost::json::array a;
+  for (const auto& s : v)
+    a.emplace_back(s);
+  return a;
+}
+
+}  // namespace
+
 boost::json::object matrix_json(const TransferMatrix& m) {
   boost::json::array cells;
   for (const auto& c : m.cells) {
@@ -127,19 +138,13 @@ boost::json::object matrix_json(const TransferMatrix& m) {
       o["gbps"] = *c.gbps;
     cells.emplace_back(std::move(o));
   }
-  auto strings = [](const std::vector<std::string>& v) {
-    boost::json::array a;
-    for (const auto& s : v)
-      a.emplace_back(s);
-    return a;
-  };
   return {{"prefill", m.prefill},
           {"decode", m.decode},
           {"prefillNode", m.prefill_node},
           {"decodeNode", m.decode_node},
           {"tool", m.tool},
-          {"prefillNics", strings(m.prefill_nics)},
-          {"decodeNics", strings(m.decode_nics)},
+          {"prefillNics", string_array(m.prefill_nics)},
+          {"decodeNics", string_array(m.decode_nics)},
           {"prefillNicSource", m.prefill_source},
           {"decodeNicSource", m.decode_source},
           {"cells", std::move(cells)}};
@@ -160,13 +165,8 @@ boost::json::object node_matrix_json(const NodeTransferMatrix& m) {
       o["gbps"] = *c.gbps;
     cells.emplace_back(std::move(o));
   }
-  boost::json::array rows, cols;
-  for (const auto& n : m.prefill_nodes)
-    rows.emplace_back(n);
-  for (const auto& n : m.decode_nodes)
-    cols.emplace_back(n);
-  return {{"prefillNodes", std::move(rows)},
-          {"decodeNodes", std::move(cols)},
+  return {{"prefillNodes", string_array(m.prefill_nodes)},
+          {"decodeNodes", string_array(m.decode_nodes)},
           {"cells", std::move(cells)}};
 }
 
