@@ -60,6 +60,7 @@ PodEvidence judge_reads(const PodReads& reads, const kube::PodInfo& pod,
     if (events) {
       evidence.events = std::move(*events);
       evidence.events_read = true;
+      rules::drop_history(evidence, pod.started_at);
     } else {
       out.findings.push_back(unread({Outcome::failed, "", false, events.error().message}, "events",
                                     "list", "events", pod, unread_layer));

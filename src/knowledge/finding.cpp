@@ -27,6 +27,7 @@ report::Finding to_finding(const Hit& hit) {
   if (!hit.row->sources.empty())
     f.detail += " (" + short_source(hit.row->sources.front()) + ")";
   f.next = hit.next;
+  f.row = hit.row->id;
   return f;
 }
 

@@ -218,6 +218,10 @@ PodInfo parse_pod(const json::object& object, const ContainerChoice& choice) {
   const auto container_reason = container_state_reason(container_status, running);
   pod.restart_count = restart_count(container_status);
   pod.container_running = !pod.container.empty() && running;
+  if (pod.container_running && container_status != nullptr)
+    if (const auto* state = container_status->if_contains("state"); state && state->is_object())
+      if (const auto* r = state->as_object().if_contains("running"); r && r->is_object())
+        pod.started_at = string_at(&r->as_object(), "startedAt");
   pod.not_running_reason = not_running_reason(pod, metadata, status, choice, container_reason);
   return pod;
 }

@@ -57,6 +57,9 @@ struct PodInfo {
   std::string container_note;  // "no container main; using first container X"
   bool container_running = false;
   long restart_count = 0;  // of the chosen container: its previous log holds why it restarted
+  // The chosen container's state.running.startedAt (RFC 3339, UTC), "" when it is not running:
+  // an event last seen before it is about an earlier instance (history, not the present).
+  std::string started_at;
   std::string not_running_reason;  // "Pending: Unschedulable", "CrashLoopBackOff", ...
 
   bool probeable() const;

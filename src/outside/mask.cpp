@@ -18,15 +18,24 @@ bool ends_with_word(std::string_view up, std::string_view word) {
   return before == 0 || !std::isalnum(static_cast<unsigned char>(up[before - 1]));
 }
 
+// KEY anywhere but in PKEY: an InfiniBand partition key (UCX_IB_PKEY, NCCL_IB_PKEY) is a fabric
+// setting the rows judge, not a credential.
+bool has_key_word(std::string_view up) {
+  for (auto at = up.find("KEY"); at != std::string_view::npos; at = up.find("KEY", at + 1))
+    if (at == 0 || up[at - 1] != 'P')
+      return true;
+  return false;
+}
+
 }  // namespace
 
 bool looks_secret(std::string_view name) {
   const std::string up = text::upper(name);
-  constexpr std::array<std::string_view, 7> words{
-      "TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL", "AUTHORIZATION", "KEY"};
+  constexpr std::array<std::string_view, 6> words{"TOKEN",  "SECRET",     "PASSWORD",
+                                                  "PASSWD", "CREDENTIAL", "AUTHORIZATION"};
   return std::any_of(words.begin(), words.end(),
                      [&](std::string_view w) { return up.find(w) != std::string::npos; }) ||
-         ends_with_word(up, "AUTH") || ends_with_word(up, "PASS");
+         has_key_word(up) || ends_with_word(up, "AUTH") || ends_with_word(up, "PASS");
 }
 
 std::string mask_secrets(std::string_view text) {

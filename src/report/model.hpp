@@ -40,6 +40,8 @@ struct Finding {
   // KV moved by the workers' own traffic at line-rate class, read from their metrics: evidence
   // like a transfer test where none ran (the verdict says which).
   bool is_observed_traffic = false;
+  // The knowledge row (src/knowledge/data) that made this finding, "" for a check of the code.
+  std::string row;
 };
 
 // A finding off the deployment's KV path is shown, not judged: optional, a fail reads as a warn,

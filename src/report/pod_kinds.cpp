@@ -38,7 +38,8 @@ Target nameless(const Target& t) {
 bool same(const Finding& a, const Finding& b) {
   return a.name == b.name && a.id == b.id && a.layer == b.layer && a.status == b.status &&
          a.detail == b.detail && a.next == b.next && a.required == b.required &&
-         a.is_transfer == b.is_transfer && a.is_observed_traffic == b.is_observed_traffic;
+         a.is_transfer == b.is_transfer && a.is_observed_traffic == b.is_observed_traffic &&
+         a.row == b.row;
 }
 
 bool alike(const Target& a, const Target& b) {

@@ -28,6 +28,9 @@ boost::json::object check_json(const Finding& f) {
   if (f.is_observed_traffic) {
     o["observedTraffic"] = true;
   }
+  if (!f.row.empty()) {
+    o["row"] = f.row;
+  }
   return o;
 }
 

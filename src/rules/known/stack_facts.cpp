@@ -176,7 +176,7 @@ void add_engine(FactMap& facts, const std::vector<std::string>& command_line,
                 const KvBackends& backends, const std::optional<std::string>& engine_config) {
   if (auto f = framework_fact(backends.framework); !f.empty())
     facts.set("engine.framework", f);
-  if (backends.unknown.empty()) {
+  if (backends.unknown.empty() && !backends.library_assumed) {
     if (auto lib = kv_backend_of(backends); !lib.empty())
       facts.set("engine.kv_backend", lib);
     if (backends.via_nixl()) {

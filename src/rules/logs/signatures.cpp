@@ -4,6 +4,7 @@
 #include "knowledge/facts.hpp"
 #include "knowledge/finding.hpp"
 
+#include <algorithm>
 #include <map>
 
 namespace icheck::rules {
@@ -52,6 +53,25 @@ void take(std::map<std::string, Fired>& fired, std::vector<std::string>& order, 
   it->second.hit = std::move(hit);
 }
 
+}  // namespace
+
+std::string engine_words(const std::string& line) {
+  // Where an engine starts echoing a request, the rest of the line is the user's text:
+  // vLLM's request logger ("Received request cmpl-…: prompt: '…'", vllm/entrypoints/logger.py;
+  // newer "Request … details: prompt: …"), SGLang's ("Receive: obj=GenerateReqInput(text='…'",
+  // sglang/srt/managers/tokenizer_manager.py) and any "prompt"/"messages" field printed after it.
+  static constexpr std::string_view markers[] = {
+      "Received request ", "Receive: obj=", " details: prompt", "prompt: ",    "prompt=",
+      "'prompt':",         "\"prompt\":",    "\"messages\":", "'messages':", "messages=["};
+  std::size_t cut = line.size();
+  for (auto m : markers)
+    if (auto at = line.find(m); at != std::string::npos)
+      cut = std::min(cut, at);
+  return line.substr(0, cut);
+}
+
+namespace {
+
 std::string with_time(std::string where, const std::string& time) {
   return time.empty() ? where : where + ", " + time;
 }
@@ -88,10 +108,13 @@ std::vector<report::Finding> signature_findings(const std::vector<knowledge::Row
   for (const auto& source : evidence.logs) {
     for (const auto& line : source.text.lines) {
       knowledge::FactMap facts;
-      facts.set("log.line", line.text);
+      const auto words = engine_words(line.text);
+      if (words.empty())
+        continue;
+      facts.set("log.line", words);
       facts.set("log.container", source.container);
       for (auto& hit : knowledge::evaluate(rows, facts)) {
-        auto shown = shown_match(*hit.row, line.text, "log.line");
+        auto shown = shown_match(*hit.row, words, "log.line");
         take(fired, order, std::move(hit), 1,
              with_time("log, " + source.container + " container", line.time), std::move(shown),
              "line");
@@ -123,6 +146,31 @@ std::vector<report::Finding> signature_findings(const std::vector<knowledge::Row
   return out;
 }
 
+namespace {
+
+// The seconds-precision prefix of an RFC 3339 time ("2026-12-03T10:04:31"), "" when it is not
+// one: the two times compare as strings only where both have it.
+std::string_view second_of(std::string_view t) {
+  if (t.size() < 19 || t[4] != '-' || t[7] != '-' || t[10] != 'T' || t[13] != ':' || t[16] != ':')
+    return {};
+  return t.substr(0, 19);
+}
+
+}  // namespace
+
+void drop_history(WorkerEvidence& evidence, const std::string& started_at) {
+  const auto start = second_of(started_at);
+  if (start.empty() || !started_at.ends_with('Z'))
+    return;
+  auto& events = evidence.events;
+  const auto before = std::stable_partition(events.begin(), events.end(), [&](const auto& e) {
+    const auto at = second_of(e.time);
+    return at.empty() || !e.time.ends_with('Z') || at >= start;
+  });
+  evidence.events_before_start += static_cast<std::size_t>(events.end() - before);
+  events.erase(before, events.end());
+}
+
 boost::json::object evidence_facts(const WorkerEvidence& evidence,
                                    const std::vector<report::Finding>& found) {
   boost::json::object o;
@@ -133,8 +181,11 @@ boost::json::object evidence_facts(const WorkerEvidence& evidence,
     log["truncated"] = source.truncated;
     o[source.container] = std::move(log);
   }
-  if (evidence.events_read)
+  if (evidence.events_read) {
     o["events"] = evidence.events.size();
+    if (evidence.events_before_start > 0)
+      o["eventsBeforeStart"] = evidence.events_before_start;
+  }
   o["signatures"] = found.size();
   return o;
 }

@@ -61,7 +61,9 @@ std::optional<Delta> delta(const KvMetricsInput& in, const std::string& name,
       continue;
     const auto a = probe::metric_sum(e.first.page, name, match);
     const auto b = probe::metric_sum(e.second.page, name, match);
-    if (a && b && std::isfinite(*a) && std::isfinite(*b))
+    // A counter below zero is no count at all (issue 40: -100 -> -50 read as failures growing):
+    // not judged here, said by implausible().
+    if (a && b && std::isfinite(*a) && std::isfinite(*b) && *a >= 0 && *b >= 0)
       return Delta{*a, *b, interval_of(e, in.interval), &e};
   }
   return std::nullopt;
@@ -203,6 +205,17 @@ Finding traffic(const KvMetricsInput& in, const Moved& m) {
     return f;
   }
   const double line = *in.line_rate_gbps / 8.0;
+  if (*m.gbs > line) {
+    // Faster than the ports can carry: a figure to distrust (a wrong counter, a unit, a reset),
+    // never evidence that KV moves at line rate, and no failure either (issue 40).
+    auto f = finding("kv-traffic", Status::warn,
+                     head + rate + ": more than the " + gbs_text(line) +
+                         " line rate of the KV ports, a reading to distrust, not counted as "
+                         "observed traffic",
+                     false);
+    f.next = test;
+    return f;
+  }
   char share[96];
   std::snprintf(share, sizeof share, " (%.0f %% of %s line rate)", 100.0 * *m.gbs / line,
                 gbs_text(line).c_str());
@@ -251,6 +264,33 @@ std::optional<Finding> decode_without_kv(const KvMetricsInput& in, const Moved& 
   f.next = "kubectl logs <pod> -n <namespace> --tail=500  # why prefill's KV never arrives "
            "(the decode worker recomputes the prompt)";
   return f;
+}
+
+// Counters the worker exposes below zero: what they say cannot be, so they are not judged.
+std::optional<Finding> implausible(const KvMetricsInput& in) {
+  static constexpr const char* counters[] = {
+      "vllm:nixl_num_failed_transfers_total", "vllm:nixl_num_failed_notifications_total",
+      "sglang:num_transfer_failed_reqs_total", "sglang:num_bootstrap_failed_reqs_total",
+      "agent_errors_total", "vllm:nixl_bytes_transferred_sum", "vllm:nixl_xfer_time_seconds_sum",
+      "agent_tx_bytes_total", "agent_rx_bytes_total", "sglang:kv_transfer_total_mb_sum"};
+  std::string bad;
+  for (const char* name : counters)
+    for (const auto& e : in.reads->endpoints) {
+      if (!e.first.ok || !e.second.ok)
+        continue;
+      const auto a = probe::metric_sum(e.first.page, name, {});
+      const auto b = probe::metric_sum(e.second.page, name, {});
+      if (a && b && (*a < 0 || *b < 0)) {
+        bad += (bad.empty() ? "" : "; ") + std::string(name) + " " + number(*a) + " -> " + number(*b);
+        break;
+      }
+    }
+  if (bad.empty())
+    return std::nullopt;
+  return finding("kv-metrics", Status::warn,
+                 "counters below zero, which no counter can be: " + bad +
+                     ": a reading to distrust, not judged",
+                 false);
 }
 
 std::string unread_why(const KvMetricsInput& in) {
@@ -318,6 +358,8 @@ KvMetricsJudgement judge_kv_metrics(const KvMetricsInput& in) {
     return out;
   }
   boost::json::object seen;
+  if (auto f = implausible(in))
+    out.findings.push_back(std::move(*f));
   if (auto f = failures(in, seen))
     out.findings.push_back(std::move(*f));
   Moved moved = vllm_moved(in);

@@ -80,6 +80,7 @@ void choose_library(KvBackends& b, const std::string& line, const std::optional<
   if (line.find(dynamo::kTrtllmEngineArgsFlag) != std::string::npos) {
     b.library_source = std::string(dynamo::kTrtllmEngineArgsFlag) +
                        " file not read: cache_transceiver_config unknown, NIXL assumed";
+    b.library_assumed = true;
     return;
   }
   if (auto sglang = text::flag_value(line, dynamo::kSglangTransferBackendFlag); !sglang.empty()) {

@@ -39,6 +39,9 @@ struct KvBackends {
   std::vector<std::string> ib_devices;  // SGLang's --disaggregation-ib-device: Mooncake's HCAs
   std::string library = "NIXL";     // what moves KV: "NIXL", "UCX" (directly), "MPI", "MOONCAKE", a connector
   std::string library_source;       // where it was read ("" when nothing chose it)
+  // The library is the framework's default only because what chooses it was not read (TRT-LLM's
+  // engine config named by --extra-engine-args, in a run that did not read it): not a fact.
+  bool library_assumed = false;
   bool via_nixl() const { return library == "NIXL"; }
   bool over_ucx() const;  // UCX carries the KV: NIXL's UCX backend, or UCX directly
   std::vector<std::string> names{"UCX"};  // the KV transfer's backends, upper case, first-seen order

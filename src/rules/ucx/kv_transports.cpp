@@ -246,6 +246,13 @@ std::optional<report::Finding> tls_gpu_memory(const NodeView& v) {
     return std::nullopt;
   const auto parsed = detail::parse_ucx_tls(text::trim(*tls));
   const std::string shown = dynamo::setting(dynamo::kUcxTlsVar, *tls);
+  // cuda_ipc and cuda_copy carry no active messages: NIXL's UCX wireup needs one (rc, ud, dc, tcp,
+  // sm), else "no active messages transport ... Destination is unreachable" (ai-dynamo/nixl #1413).
+  if (!parsed.active_message)
+    return finding(Layer::ucx, std::string(dynamo::kUcxTlsVar), Status::fail,
+                   shown + " has no active-message transport (rc, ud, dc, tcp, sm): NIXL's UCX "
+                           "wireup cannot connect (Destination is unreachable, ai-dynamo/nixl #1413)",
+                   "add tcp (or rc) to " + std::string(dynamo::kUcxTlsVar) + ", or unset it");
   if (!parsed.cuda_copy)
     return finding(Layer::ucx, std::string(dynamo::kUcxTlsVar), Status::fail,
                    detail::without_cuda_copy(shown),

@@ -8,10 +8,12 @@ using icheck::outside::shown_value;
 
 TEST_CASE("names that look like credentials") {
   for (const char* name : {"HF_TOKEN", "NIXL_ETCD_PASSWORD", "aws_secret_access_key", "DB_PASSWD",
-                           "GOOGLE_APPLICATION_CREDENTIALS", "--token"}) {
+                           "GOOGLE_APPLICATION_CREDENTIALS", "--token", "API_KEY", "PKEY_API_KEY"}) {
     CHECK(looks_secret(name));
   }
-  for (const char* name : {"UCX_TLS", "NCCL_IB_HCA", "NIXL_PLUGIN_DIR", "--namespace"}) {
+  // A partition key is a fabric setting the rows judge (row ucx-ib-pkey-msb-set), not a secret.
+  for (const char* name : {"UCX_TLS", "NCCL_IB_HCA", "NIXL_PLUGIN_DIR", "--namespace",
+                           "UCX_IB_PKEY", "NCCL_IB_PKEY"}) {
     CHECK_FALSE(looks_secret(name));
   }
 }
