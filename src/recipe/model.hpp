@@ -51,6 +51,7 @@ struct Service {
   // The container holds a claim of the pod that names a template or claim (of a ComputeDomain
   // in the same file, when the file has one): the IMEX channel multi-node NVLink needs.
   bool imex_channel = false;
+  std::string image;                  // the main container's image, as written
   std::vector<std::string> args;      // command + args, split on whitespace
   std::vector<std::string> command_line;   // command + args as the spec lists them
   std::vector<ConfigMount> config_mounts;  // configMap volumes the main container mounts

@@ -79,6 +79,8 @@ void read_security_context(const YAML::Node& security_context, Service& service)
 }
 
 void read_container(const YAML::Node& pod_spec, const YAML::Node& container, Service& service) {
+  if (const std::string image = scalar(child(container, "image")); !image.empty())
+    service.image = image;
   merge_env(service.env, parse_env_list(child(container, "env")));
   for (auto& ref : parse_env_from(child(container, "envFrom"))) {
     service.env_from.push_back(std::move(ref));
