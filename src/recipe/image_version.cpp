@@ -28,7 +28,8 @@ std::optional<std::pair<std::string, std::string>> image_version(std::string_vie
     // The version: digits and dots, then an optional rc/post suffix; a variant after '-'
     // (v0.5.3-cu129) is not part of it.
     std::size_t end = 0;
-    while (end < tag.size() && (std::isdigit(static_cast<unsigned char>(tag[end])) || tag[end] == '.'))
+    while (end < tag.size() &&
+           (std::isdigit(static_cast<unsigned char>(tag[end])) || tag[end] == '.'))
       ++end;
     if (end == 0 || tag.find('.') == std::string_view::npos || tag.find('.') >= end)
       return std::nullopt;  // "latest", "nightly": no version

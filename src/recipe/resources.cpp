@@ -55,7 +55,7 @@ bool holds_imex_channel(const Service& service, const std::vector<std::string>& 
   for (const auto& name : service.container_claims) {
     const auto pod = service.pod_claims.find(name);
     if (name.empty() || pod == service.pod_claims.end() || pod->second.empty())
-      continue; // dangling
+      continue;  // dangling
     if (cd_templates.empty() ||
         std::find(cd_templates.begin(), cd_templates.end(), pod->second) != cd_templates.end())
       return true;
