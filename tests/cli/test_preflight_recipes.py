@@ -1,7 +1,7 @@
 """Predict, then confirm (src/knowledge/data/trouble_preflight.yaml): where a log signature's
 failure has a precondition a recipe carries (a launch flag, an env variable, an engine-config
 value, an image's version), `env RECIPE` warns or fails on it before any traffic. Each case is a
-copy of a real recipe under tests/recipes/preflight/<case>/ that changes one fact; its twin
+copy of a real recipe under tests/fixtures/recipe/preflight/<case>/ that changes one fact; its twin
 differs only in that fact and gets no finding of the row's check."""
 import os
 import subprocess
@@ -10,7 +10,7 @@ import unittest
 
 PLUGIN = os.environ.get("ICHECK_PLUGIN", "build/kubectl-dynamo_icheck")
 TESTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-CASES = os.path.join(TESTS, "recipes", "preflight")
+CASES = os.path.join(TESTS, "fixtures", "recipe", "preflight")
 sys.path.insert(0, os.path.join(TESTS, "schema"))
 import schema_check  # noqa: E402
 
