@@ -60,6 +60,24 @@ Framework framework_of(std::string_view line) {
   return found;
 }
 
+std::string entrypoint_of(std::string_view line) {
+  const std::array<std::pair<std::string_view, bool>, 4> seen{{
+      {"dynamo", names(line, {"dynamo.vllm", "dynamo.sglang", "dynamo.trtllm"})},
+      {"vllm-serve", names(line, {"vllm serve", "vllm.entrypoints"})},
+      {"sglang-server", names(line, {"sglang.launch_server", "sglang serve"})},
+      {"trtllm-serve", names(line, {"trtllm-serve"})},
+  }};
+  std::string found;
+  for (const auto& [name, named] : seen) {
+    if (!named)
+      continue;
+    if (!found.empty())
+      return "";
+    found = name;
+  }
+  return found;
+}
+
 std::string_view framework_name(Framework f) {
   switch (f) {
   case Framework::vllm:

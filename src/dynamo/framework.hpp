@@ -24,7 +24,14 @@ inline constexpr std::string_view kVllmNixlBackendVar = "VLLM_NIXL_BACKEND";
 // dynamo.sglang, dynamo.trtllm), else the frameworks' own servers (`vllm serve`,
 // sglang.launch_server, trtllm-serve); unknown when none, or more than one, is named.
 Framework framework_of(std::string_view command_line);
-std::string_view framework_name(Framework f);  // "vLLM", "SGLang", "TRT-LLM", "unknown"
+std::string_view framework_name(Framework f);
+
+// Which program the command line starts: "dynamo" (Dynamo's backend modules, which configure the
+// KV connector themselves when no --kv-transfer-config is given: components/src/dynamo/vllm/
+// args.py create_kv_transfer_config), "vllm-serve" (`vllm serve`, vllm.entrypoints),
+// "sglang-server" (sglang.launch_server, `sglang serve`), "trtllm-serve"; "" when none or more
+// than one is named.
+std::string entrypoint_of(std::string_view command_line);  // "vLLM", "SGLang", "TRT-LLM", "unknown"
 
 // Where the framework really takes its NIXL backend from, when `name` is a variable that looks
 // like that choice and the framework does not read it; nullopt when it reads it, when the name

@@ -28,13 +28,13 @@ struct ConfigMount {
 
 struct Service {
   std::string name;
-  std::string component_type;      // v1alpha1 componentType, v1beta1 type
-  std::string sub_component_type;  // v1alpha1 subComponentType ("" when absent or null)
+  std::string component_type;                 // v1alpha1 componentType, v1beta1 type
+  std::string sub_component_type;             // v1alpha1 subComponentType ("" when absent or null)
   dynamo::Role role = dynamo::Role::unknown;  // dynamo::read_role of the fields above
   dynamo::RoleReading role_reading;           // the same, with what decided it
   int replicas = 1;
-  int node_count = 1;              // multinode.nodeCount (1 without a multinode block)
-  int gpus = 0;                    // per pod: limits gpu / nvidia.com/gpu (requests if no limit)
+  int node_count = 1;  // multinode.nodeCount (1 without a multinode block)
+  int gpus = 0;        // per pod: limits gpu / nvidia.com/gpu (requests if no limit)
   std::map<std::string, std::string> rdma_resources;  // resource name -> quantity
   // Effective env of the main container: graph-level env overridden by component env.
   std::vector<EnvVar> env;
@@ -51,7 +51,8 @@ struct Service {
   // The container holds a claim of the pod that names a template or claim (of a ComputeDomain
   // in the same file, when the file has one): the IMEX channel multi-node NVLink needs.
   bool imex_channel = false;
-  std::vector<std::string> args;      // command + args, split on whitespace
+  std::string image;                       // the main container's image, as written
+  std::vector<std::string> args;           // command + args, split on whitespace
   std::vector<std::string> command_line;   // command + args as the spec lists them
   std::vector<ConfigMount> config_mounts;  // configMap volumes the main container mounts
   // TRT-LLM's --extra-engine-args file: the path as the container sees it ($(VAR)/${VAR}

@@ -55,7 +55,7 @@ bool holds_imex_channel(const Service& service, const std::vector<std::string>& 
   for (const auto& name : service.container_claims) {
     const auto pod = service.pod_claims.find(name);
     if (name.empty() || pod == service.pod_claims.end() || pod->second.empty())
-      continue; // dangling
+      continue;  // dangling
     if (cd_templates.empty() ||
         std::find(cd_templates.begin(), cd_templates.end(), pod->second) != cd_templates.end())
       return true;
@@ -79,6 +79,8 @@ void read_security_context(const YAML::Node& security_context, Service& service)
 }
 
 void read_container(const YAML::Node& pod_spec, const YAML::Node& container, Service& service) {
+  if (const std::string image = scalar(child(container, "image")); !image.empty())
+    service.image = image;
   merge_env(service.env, parse_env_list(child(container, "env")));
   for (auto& ref : parse_env_from(child(container, "envFrom"))) {
     service.env_from.push_back(std::move(ref));

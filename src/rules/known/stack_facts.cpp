@@ -1,6 +1,7 @@
 #include "rules/known/stack_facts.hpp"
 
 #include "dynamo/framework.hpp"
+#include "recipe/image_version.hpp"
 #include "util/text.hpp"
 
 #include <algorithm>
@@ -49,6 +50,7 @@ void add_kv_transfer_config(FactMap& facts, const std::string& json) {
   auto v = boost::json::parse(json, ec);
   if (ec || !v.is_object())
     return;
+  facts.complete("engine.kv_transfer.");  // read whole: a key it lacks is known absent
   for (const auto& [key, value] : v.as_object()) {
     const std::string name(key);
     if (value.is_string()) {
@@ -187,6 +189,11 @@ void add_engine(FactMap& facts, const std::vector<std::string>& command_line,
     }
   }
   if (!command_line.empty()) {
+    std::string line;
+    for (const auto& w : command_line)
+      line += (line.empty() ? "" : " ") + w;
+    if (auto e = dynamo::entrypoint_of(line); !e.empty())
+      facts.set("engine.entrypoint", e);
     add_flags(facts, command_line);
     facts.complete("engine.flag.");
   }
@@ -326,6 +333,8 @@ FactMap service_facts(const recipe::Service& s) {
     env[v.name] = v.is_reference ? "(" + v.value + ")" : recipe::shown(v);
   add_env(facts, env, s.env_from.empty());
   add_engine(facts, s.command_line, service_kv_backends(s), s.engine_config);
+  if (auto v = recipe::image_version(s.image))
+    facts.set("version." + v->first, v->second);
   PodNetwork network;
   network.host_ipc = s.host_ipc;
   network.host_pid = s.host_pid;
@@ -349,7 +358,8 @@ bool provided_fact(std::string_view name) {
   for (auto prefix : {std::string_view("prefill."), std::string_view("decode.")})
     if (name.starts_with(prefix))
       return provided_fact(name.substr(prefix.size()));
-  static const std::array<std::string_view, 27> exact{"engine.framework",
+  static const std::array<std::string_view, 28> exact{"engine.framework",
+                                                      "engine.entrypoint",
                                                       "engine.kv_backend",
                                                       "engine.nixl_backends",
                                                       "engine.kv_connector",

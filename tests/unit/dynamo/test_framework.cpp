@@ -37,3 +37,13 @@ TEST_CASE("framework: vLLM reads no backend variable, SGLang and TRT-LLM read th
   CHECK_FALSE(ignored_backend_var(Framework::unknown, "VLLM_NIXL_KVCACHE_BACKEND"));
   CHECK_FALSE(ignored_backend_var(Framework::vllm, "UCX_TLS"));
 }
+
+TEST_CASE("framework: the entrypoint, Dynamo's modules apart from the frameworks' own servers") {
+  CHECK(entrypoint_of("python3 -m dynamo.vllm --model m --kv-transfer-config {}") == "dynamo");
+  CHECK(entrypoint_of("vllm serve meta-llama/Llama-3.3-70B-Instruct --port 8000") == "vllm-serve");
+  CHECK(entrypoint_of("python3 -m vllm.entrypoints.openai.api_server --model m") == "vllm-serve");
+  CHECK(entrypoint_of("python3 -m sglang.launch_server --model-path m") == "sglang-server");
+  CHECK(entrypoint_of("trtllm-serve m --extra_llm_api_options x.yaml") == "trtllm-serve");
+  CHECK(entrypoint_of("sleep infinity") == "");
+  CHECK(entrypoint_of("python3 -m dynamo.vllm; vllm serve m") == "");  // two named: unknown
+}
