@@ -15,10 +15,9 @@ struct Bad : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-const std::set<std::string, std::less<>> kRowKeys{"id",      "layer",   "status", "check",
-                                                  "engine",  "when",    "detail", "next",
-                                                  "sources", "failing", "healthy",
-                                                  "verified"};
+const std::set<std::string, std::less<>> kRowKeys{"id",      "layer",   "status",  "check",
+                                                  "engine",  "when",    "detail",  "next",
+                                                  "sources", "failing", "healthy", "verified"};
 
 std::string text(const YAML::Node& n, const std::string& key, bool required = true) {
   auto v = n[key];
