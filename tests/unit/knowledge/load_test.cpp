@@ -103,7 +103,7 @@ TEST_CASE("load: duplicate ids over files") {
   CHECK(both.error().message == "b.yaml: duplicate id side-channel");
 }
 
-TEST_CASE("load: verified says where the row was checked; an unverified row never fails") {
+TEST_CASE("load: verified says where the row was checked, and an unverified row never fails") {
   const std::string at = "    next: \"unset it\"\n";
   std::string text = kGood;
   text.replace(text.find(at), at.size(),
