@@ -49,7 +49,10 @@ def short(url):
 
 
 def sources(r):
-    return ", ".join("[%s](%s)" % (short(s), s) for s in r["sources"])
+    out = ", ".join("[%s](%s)" % (short(s), s) for s in r["sources"])
+    if r.get("verified"):
+        out += "; verified: %s" % r["verified"]
+    return out
 
 
 def table(kind, title, intro, columns, line):

@@ -15,9 +15,9 @@ struct Bad : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-const std::set<std::string, std::less<>> kRowKeys{"id",      "layer",   "status", "check",
-                                                  "engine",  "when",    "detail", "next",
-                                                  "sources", "failing", "healthy"};
+const std::set<std::string, std::less<>> kRowKeys{"id",      "layer",   "status",  "check",
+                                                  "engine",  "when",    "detail",  "next",
+                                                  "sources", "failing", "healthy", "verified"};
 
 std::string text(const YAML::Node& n, const std::string& key, bool required = true) {
   auto v = n[key];
@@ -185,6 +185,9 @@ Row row(const YAML::Node& n, Kind kind) {
       throw Bad("missing sources");
     r.failing = example(n, "failing");
     r.healthy = example(n, "healthy");
+    r.verified = text(n, "verified", false);
+    if (r.verified.starts_with("unverified") && r.status == report::Status::fail)
+      throw Bad("an unverified row never fails (status: warn)");
   } catch (const Bad& e) {
     throw Bad("row " + r.id + ": " + e.what());
   }

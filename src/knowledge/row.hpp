@@ -48,6 +48,9 @@ struct Row {
   std::vector<std::string> sources;
   Example failing;
   Example healthy;
+  // Where the row was checked against the primary source: "owner/repo@tag:path" or a release
+  // note's URL; "unverified: why" where it could not be (such a row only warns). Optional.
+  std::string verified;
   std::string file;  // the data file it came from, for errors and the docs
 };
 

@@ -46,7 +46,7 @@ class TestKnownTroubleOnPods(unittest.TestCase):
         self.assertEqual((c["status"], c["layer"]), ("fail", "nixl"))
         self.assertTrue(c["detail"].startswith("VLLM_NIXL_SIDE_CHANNEL_HOST=0.0.0.0:"), c["detail"])
         self.assertTrue(c["detail"].endswith("(volcano-sh/kthena #1781)"))
-        self.assertEqual(live[(DECODE, "side-channel-host")]["status"], "warn")  # hostNetwork
+        self.assertNotIn((DECODE, "side-channel-host"), live)  # hostNetwork, host unset: healthy
         # The recipe itself sets neither: only the pods carry it.
         manifest = [t for t in self.live["targets"] if t["kind"] != "pod"]
         self.assertEqual(len(manifest), 1)
@@ -64,12 +64,11 @@ class TestKnownTroubleOnPods(unittest.TestCase):
         self.assertEqual(self.doc["verdict"]["status"], "blocked")
         self.assertEqual(self.rc, 2, self.err)
 
-    def test_host_network_without_side_channel_host_warns(self):
-        c = self.checks[(DECODE, "side-channel-host")]
-        self.assertEqual((c["status"], c["layer"]), ("warn", "nixl"))
-        self.assertTrue(c["detail"].startswith("hostNetwork pod without VLLM_NIXL_SIDE_CHANNEL_HOST"))
-        self.assertTrue(c["detail"].endswith("(ray-project/ray #60817)"))
-        self.assertIn("status.hostIP", c["next"])
+    def test_host_network_without_side_channel_host_is_no_finding(self):
+        # vLLM's side-channel host defaults to "localhost" and Dynamo sets it to the node's address
+        # on hostNetwork pods; the address choice blamed in ray-project/ray #60817 is Ray Serve's,
+        # so a hostNetwork pod without VLLM_NIXL_SIDE_CHANNEL_HOST is healthy here.
+        self.assertNotIn((DECODE, "side-channel-host"), self.checks)
 
     def test_nixl_1_3_1_beside_nixl_cu12_1_3_0(self):
         known = self.checks[(PREFILL, "known-issue")]

@@ -102,3 +102,22 @@ TEST_CASE("load: duplicate ids over files") {
   REQUIRE_FALSE(both.has_value());
   CHECK(both.error().message == "b.yaml: duplicate id side-channel");
 }
+
+TEST_CASE("load: verified says where the row was checked, and an unverified row never fails") {
+  const std::string at = "    next: \"unset it\"\n";
+  std::string text = kGood;
+  text.replace(text.find(at), at.size(),
+               at + "    verified: \"volcano-sh/kthena@v0.1.0:docs/x.md\"\n");
+  auto rows = load_file({"t.yaml", text});
+  REQUIRE(rows.has_value());
+  CHECK(rows->front().verified == "volcano-sh/kthena@v0.1.0:docs/x.md");
+  auto plain = load_file({"t.yaml", kGood});
+  REQUIRE(plain.has_value());
+  CHECK(plain->front().verified.empty());
+  CHECK(error_with(at, at + "    verified: \"unverified: no tag read\"\n") ==
+        "t.yaml: row side-channel: an unverified row never fails (status: warn)");
+  text = kGood;
+  text.replace(text.find("status: fail"), 12, "status: warn");
+  text.replace(text.find(at), at.size(), at + "    verified: \"unverified: no tag read\"\n");
+  CHECK(load_file({"t.yaml", text}).has_value());
+}
