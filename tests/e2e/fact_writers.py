@@ -52,6 +52,10 @@ WHEELS = {
 BASE_ROOT = ["base", "h100-ib", "h100-ib-tools"]
 
 FRAMEWORK_MODULE = {"vllm": "dynamo.vllm", "sglang": "dynamo.sglang", "trtllm": "dynamo.trtllm"}
+# engine.entrypoint -> (framework, the command that starts the engine without Dynamo's wrapper)
+ENTRYPOINTS = {"vllm-serve": ("vllm", ["vllm", "serve"]),
+               "sglang-server": ("sglang", ["python3", "-m", "sglang.launch_server"]),
+               "trtllm-serve": ("trtllm", ["trtllm-serve"])}
 COMPONENT = {"vllm": "Vllm", "sglang": "Sglang", "trtllm": "Trtllm"}
 CONNECTOR_OF_BACKEND = {"nixl": "NixlConnector", "mooncake": "MooncakeConnector",
                         "nccl": "P2pNcclConnector"}
@@ -95,9 +99,12 @@ def _engine(pod, facts, role):
     """engine.* facts -> the command line (and engine config file) of the worker."""
     eng = {k[len("engine."):]: v for k, v in facts.items() if k.startswith("engine.")}
     framework = eng.pop("framework", None)
+    entrypoint = eng.pop("entrypoint", "dynamo")
     backend = eng.pop("kv_backend", None)
     connector = eng.pop("kv_connector", None)
     nixl_backends = eng.pop("nixl_backends", None)
+    if framework is None and entrypoint in ENTRYPOINTS:
+        framework = ENTRYPOINTS[entrypoint][0]
     if framework is None:
         if facts.get("env.TRTLLM_USE_UCX_KVCACHE") or any(k.startswith("cache_transceiver.") for k in eng):
             framework = "trtllm"
@@ -107,9 +114,12 @@ def _engine(pod, facts, role):
             framework = "vllm"
     if framework not in FRAMEWORK_MODULE:
         raise Unwritable("engine.framework=" + framework)
+    if entrypoint != "dynamo" and ENTRYPOINTS.get(entrypoint, (None,))[0] != framework:
+        raise Unwritable("engine.entrypoint=%s with %s" % (entrypoint, framework))
     c = pod["containers"][0]
     c["image"] = "nvcr.io/nvidia/ai-dynamo/%s-runtime:1.4.0" % framework
-    c["command"] = ["python3", "-m", FRAMEWORK_MODULE[framework]]
+    c["command"] = (["python3", "-m", FRAMEWORK_MODULE[framework]] if entrypoint == "dynamo"
+                    else list(ENTRYPOINTS[entrypoint][1]))
     comp = COMPONENT[framework] + {"worker": "Worker", "prefill": "PrefillWorker",
                                    "decode": "DecodeWorker"}[role]
     pod["labels"]["nvidia.com/dynamo-component"] = comp
