@@ -361,8 +361,9 @@ std::string_view node_probe_script() {
     // The KV stack's versions and the whole environment (known trouble) before the one fragment
     // that may take long (ucx_lib asks UCX itself through python3, 20 s at most): a probe the
     // pod's deadline stops there still has every cheap fact.
-    for (auto fragment : {node_platform_fragment(), ucx_caps_fragment(), link_probe_fragment(),
-                          vm_probe_fragment(), kernel_config_fragment(), stack_probe_script(), ucx_lib_fragment()})
+    for (auto fragment :
+         {node_platform_fragment(), ucx_caps_fragment(), link_probe_fragment(), vm_probe_fragment(),
+          kernel_config_fragment(), stack_probe_script(), ucx_lib_fragment()})
       out = insert_before_done(out, fragment);
     return out;
   }();

@@ -17,7 +17,7 @@ inline constexpr std::array<std::string_view, 4> kKernelConfigOptions{
 
 struct KernelConfig {
   std::string source;  // "/proc/config.gz", "/boot/config-6.8.0-1015-nvidia"; empty: none readable
-  bool complete = false;  // the whole config was read ("read 0")
+  bool complete = false;                       // the whole config was read ("read 0")
   std::map<std::string, std::string> options;  // CONFIG_PCI_P2PDMA -> "y" | "m" | "unset" | value
   std::optional<bool> memory_peers;  // /sys/kernel/mm/memory_peers exists; nullopt: not read
 

@@ -9,7 +9,8 @@
 
 using namespace icheck::probe;
 
-TEST_CASE("kernel config: a real config without CONFIG_PCI_P2PDMA reads unset, a missing option too") {
+TEST_CASE(
+    "kernel config: a real config without CONFIG_PCI_P2PDMA reads unset, a missing option too") {
   // The section is the script's filter over the config's lines, then "read RC".
   auto c = parse_kernel_config("source /proc/config.gz\n" +
                                test::fixture("kernel-config/config-6.18-p2pdma-not-set.txt") +
@@ -37,7 +38,8 @@ TEST_CASE("kernel config: set as y or m, and unknown where the config was not re
   // No decompressor in the image, a decompressor that failed or was killed, no config at all.
   CHECK_FALSE(parse_kernel_config("source /proc/config.gz\nread none\nmemory_peers unread\n")
                   .option("CONFIG_PCI_P2PDMA"));
-  CHECK_FALSE(parse_kernel_config("source /proc/config.gz\nread 137\n").option("CONFIG_PCI_P2PDMA"));
+  CHECK_FALSE(
+      parse_kernel_config("source /proc/config.gz\nread 137\n").option("CONFIG_PCI_P2PDMA"));
   auto none = parse_kernel_config("memory_peers unread\n");
   CHECK_FALSE(none.option("CONFIG_PCI_P2PDMA"));
   CHECK_FALSE(none.memory_peers);

@@ -9,7 +9,8 @@
 using namespace icheck::probe;
 
 TEST_CASE("sysfs: pkeys/0 per port, node_type per device") {
-  auto devs = parse_sysfs_ib(test::fixture("sysfs-infiniband/mooncake-candidates-pkey-node-type.txt"));
+  auto devs =
+      parse_sysfs_ib(test::fixture("sysfs-infiniband/mooncake-candidates-pkey-node-type.txt"));
   REQUIRE(devs.size() == 3);
   CHECK(devs[0].node_type == "1: CA");
   CHECK(devs[0].ports.at(0).pkey0 == 0xffffu);
