@@ -181,7 +181,7 @@ void add_rdma_devices(FactMap& facts, const probe::NodeFacts& node) {
   for (const auto& d : node.sysfs_devices) {
     const bool efa = is_efa(node, d.name);
     non_efa += efa ? 0 : 1;
-    bool bad = !d.node_type.empty() && !d.node_type.starts_with("1");
+    bool bad = !d.node_type.empty() && !d.node_type.starts_with("1:") && d.node_type != "CA";
     bool limited_here = false;
     for (const auto& p : d.ports) {
       bad = bad || (!efa && p.link_layer == probe::LinkLayer::unknown &&
