@@ -2,7 +2,7 @@
 src/knowledge/data/trouble_node_facts.yaml fires on the pod that carries its observable, read by
 the real probe (the kernel's /proc/config.gz, the RDMA devices the pod can open, each port's
 default P_Key and each device's node type), and stays quiet on its healthy twin. One run of
-`node` over scenario corpus-node."""
+`node` over scenario corpus-node. #21 (pplx-garden #3) is an older row, proven here on a pod too."""
 import unittest
 
 import harness
@@ -43,7 +43,7 @@ class TestCorpusNode(unittest.TestCase):
 
     def test_every_pod_was_probed(self):
         names = {t["name"] for t in self.doc["targets"]}
-        for pod in ("p2pdma-unset", "p2pdma-set", "efa-hostpath", "efa-plugin-only", "mooncake-limited-pkey",
+        for pod in ("p2pdma-unset", "p2pdma-set", "dmabuf-kernel-5-4", "efa-hostpath", "efa-plugin-only", "mooncake-limited-pkey",
                     "mooncake-unspecified-device", "mooncake-usable-devices"):
             self.assertIn(named(pod), names)
         self.assertEqual(self.doc["verdict"]["status"], "blocked")
@@ -53,6 +53,14 @@ class TestCorpusNode(unittest.TestCase):
         self.one("p2pdma-unset", "gpudirect-dmabuf", "fail", "gpudirect", "siderolabs/talos #12021",
                  "no peer-memory module is loaded and the kernel is built without CONFIG_PCI_P2PDMA")
         self.none("p2pdma-set", "gpudirect-dmabuf", "siderolabs/talos #12021")
+
+    def test_dmabuf_on_a_kernel_before_5_12(self):
+        # #21: the row was there (trouble_operators.yaml); the kernel is read from
+        # /proc/sys/kernel/osrelease (not uname, which a fake pod's chroot does not change).
+        self.one("dmabuf-kernel-5-4", "gpudirect-dmabuf", "fail", "gpudirect", "perplexityai/pplx-garden #3",
+                 "GPUDirect RDMA through dma-buf on kernel 5.4.0-182-generic")
+        self.none("p2pdma-set", "gpudirect-dmabuf", "perplexityai/pplx-garden #3")
+        self.none("dmabuf-kernel-5-4", "gpudirect-dmabuf", "siderolabs/talos #12021")
 
     def test_efa_beside_an_mlx5_the_pod_can_open(self):
         self.one("efa-hostpath", "efa-devices", "fail", "rdma-access", "aws-samples/aws-do-eks #63",
