@@ -4,6 +4,7 @@
 // flag exists so a rule can tell "could not see" (skipped) from "saw a bad value" (fail).
 
 #include "probe/fabric/link_facts.hpp"
+#include "probe/gpudirect/kconfig_facts.hpp"
 #include "probe/gpudirect/vm_facts.hpp"
 #include "probe/platform/platform_facts.hpp"
 #include "probe/rdma_access/limit_facts.hpp"
@@ -58,6 +59,8 @@ struct IbPort {
   std::string link_layer_text;
   std::optional<int> base_lid;   // 65535 = none assigned; 0 on RoCE
   std::optional<int> sm_lid;
+  // sysfs ports/N/pkeys/0: the default partition key; 0xffff full, 0x7fff limited membership
+  std::optional<unsigned> pkey0;
   std::string netdev;            // from sysfs device/net or ibdev2netdev
   std::optional<bool> netdev_up; // netdev operstate / ibdev2netdev (Up)/(Down)
   // InfiniBand only: the adapter model's lane speed at the port's width (see probe/fabric/adapters.hpp);
@@ -340,6 +343,8 @@ struct NodeFacts {
   LinkFacts link;
   // DMI and CPU-flag markers of a virtual machine (probe/gpudirect/vm_facts.hpp)
   VmMarkers vm;
+  // The running kernel's GPUDirect-related build options (probe/gpudirect/kconfig_facts.hpp)
+  KernelConfig kernel_config;
 
   const Tool* tool(const std::string& name) const;
   // The pod's /dev/infiniband/uverbs* nodes: one per HCA it can open.

@@ -4,6 +4,7 @@
 #include "outside/mask.hpp"
 #include "probe/fabric/fabric_parsers.hpp"
 #include "probe/fabric/link_parsers.hpp"
+#include "probe/gpudirect/kconfig_parsers.hpp"
 #include "probe/gpudirect/vm_parsers.hpp"
 #include "probe/parsers.hpp"
 #include "probe/platform/platform_parsers.hpp"
@@ -192,6 +193,7 @@ NodeFacts parse_node_probe(const ProbeOutput& out) {
   read_pod_fabric(f);
   read_link(f);
   read_vm(f);
+  read_kernel_config(f);
   read_gpudirect(f);
   read_gpus(f);
   read_ucx(f);

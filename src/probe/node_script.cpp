@@ -2,6 +2,7 @@
 
 #include "dynamo/transport_vars.hpp"
 #include "probe/fabric/link_script.hpp"
+#include "probe/gpudirect/kconfig_script.hpp"
 #include "probe/gpudirect/vm_script.hpp"
 #include "probe/nixl/nixl_script.hpp"
 #include "probe/script_template.hpp"
@@ -150,7 +151,7 @@ if [ -d /sys/class/infiniband ]; then
     done
     for p in "$d"/ports/*; do
       [ -d "$p" ] || continue
-      for f in state phys_state rate link_layer lid sm_lid; do
+      for f in state phys_state rate link_layer lid sm_lid pkeys/0; do
         [ -r "$p/$f" ] && { printf '==> %s/ports/%s/%s <==\n' "$n" "${p##*/}" "$f"; show_file "$p/$f"; }
       done
     done
@@ -360,8 +361,9 @@ std::string_view node_probe_script() {
     // The KV stack's versions and the whole environment (known trouble) before the one fragment
     // that may take long (ucx_lib asks UCX itself through python3, 20 s at most): a probe the
     // pod's deadline stops there still has every cheap fact.
-    for (auto fragment : {node_platform_fragment(), ucx_caps_fragment(), link_probe_fragment(),
-                          vm_probe_fragment(), stack_probe_script(), ucx_lib_fragment()})
+    for (auto fragment :
+         {node_platform_fragment(), ucx_caps_fragment(), link_probe_fragment(), vm_probe_fragment(),
+          kernel_config_fragment(), stack_probe_script(), ucx_lib_fragment()})
       out = insert_before_done(out, fragment);
     return out;
   }();

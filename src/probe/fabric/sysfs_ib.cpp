@@ -75,7 +75,13 @@ void apply(std::vector<IbDevice>& devices, std::string_view path, std::string_vi
   auto parts = text::split(rel, '/');
   if (parts.size() == 3 && parts[0] == "ports") {
     if (auto n = text::to_int(parts[1])) set_port_file(port_numbered(dev, static_cast<int>(*n)), parts[2], content);
-  } else if (parts.size() == 4 && parts[0] == "device" && parts[1] == "net" && parts[3] == "operstate") {
+  } else if (parts.size() == 4 && parts[0] == "ports" && parts[2] == "pkeys" && parts[3] == "0") {
+    auto n = text::to_int(parts[1]);
+    auto key = text::to_hex(first_line(content));
+    if (n && key && *key <= 0xffff)
+      port_numbered(dev, static_cast<int>(*n)).pkey0 = static_cast<unsigned>(*key);
+  } else if (parts.size() == 4 && parts[0] == "device" && parts[1] == "net" &&
+             parts[3] == "operstate") {
     set_operstate(dev, parts[2], content);
   } else {
     set_device_file(dev, rel, content);

@@ -165,6 +165,54 @@ std::string peermem(const probe::NodeFacts& node) {
   return node.nvidia_driver.present ? "none" : "";
 }
 
+bool is_efa(const probe::NodeFacts& node, const std::string& name) {
+  const auto& efa = node.platform.efa_devices;
+  return std::find(efa.begin(), efa.end(), name) != efa.end();
+}
+
+// The RDMA devices the pod can open (sysfs_devices once allocation moved the others out):
+// rdma.non_efa_beside_efa, "true" where EFA devices sit beside others (mlx5 through a hostPath
+// /dev/infiniband), which libfabric's efa provider fails on (aws-samples/aws-do-eks #63);
+// rdma.unusable_devices, those whose node type is not a CA (1) or whose port link layer reads
+// Unknown (not EFA); rdma.limited_pkey_devices, those with a port whose default P_Key lacks the
+// full-membership bit (0x7fff). Every device set counts; unknown where allocation is unknown.
+void add_rdma_devices(FactMap& facts, const probe::NodeFacts& node) {
+  if (!node.sysfs_infiniband || !node.allocation_known)
+    return;
+  int non_efa = 0, unusable = 0, limited = 0, pkeys_read = 0;
+  for (const auto& d : node.sysfs_devices) {
+    const bool efa = is_efa(node, d.name);
+    non_efa += efa ? 0 : 1;
+    bool bad = !d.node_type.empty() && !d.node_type.starts_with("1:") && d.node_type != "CA";
+    bool limited_here = false;
+    for (const auto& p : d.ports) {
+      bad = bad || (!efa && p.link_layer == probe::LinkLayer::unknown &&
+                    text::lower(p.link_layer_text) == "unknown");
+      if (p.pkey0) {
+        ++pkeys_read;
+        limited_here = limited_here || (*p.pkey0 != 0 && (*p.pkey0 & 0x8000u) == 0);
+      }
+    }
+    unusable += bad ? 1 : 0;
+    limited += limited_here ? 1 : 0;
+  }
+  facts.set("rdma.non_efa_beside_efa",
+            truth(!node.platform.efa_devices.empty() && non_efa > 0 &&
+                  non_efa < static_cast<int>(node.sysfs_devices.size())));
+  facts.set("rdma.unusable_devices", std::to_string(unusable));
+  if (pkeys_read > 0)
+    facts.set("rdma.limited_pkey_devices", std::to_string(limited));
+}
+
+// kernel.config.CONFIG_X: "y" | "m" | "unset" where the whole config was read; unknown else.
+void add_kernel_config(FactMap& facts, const probe::KernelConfig& config) {
+  for (auto name : probe::kKernelConfigOptions)
+    if (auto v = config.option(name))
+      facts.set("kernel.config." + std::string(name), *v);
+  if (config.memory_peers)
+    facts.set("kernel.memory_peers", truth(*config.memory_peers));
+}
+
 }  // namespace
 
 void add_env(FactMap& facts, const std::map<std::string, std::string>& env, bool complete) {
@@ -253,6 +301,8 @@ void add_node(FactMap& facts, const probe::NodeFacts& node) {
     facts.set("version.kernel", node.kernel);
   if (node.ucx_version && !node.ucx_version->version.empty())
     facts.set("version.ucx", node.ucx_version->version);
+  add_kernel_config(facts, node.kernel_config);
+  add_rdma_devices(facts, node);
 }
 
 void add_nixl(FactMap& facts, const probe::NixlFacts& nixl) {
@@ -358,35 +408,39 @@ bool provided_fact(std::string_view name) {
   for (auto prefix : {std::string_view("prefill."), std::string_view("decode.")})
     if (name.starts_with(prefix))
       return provided_fact(name.substr(prefix.size()));
-  static const std::array<std::string_view, 28> exact{"engine.framework",
-                                                      "engine.entrypoint",
-                                                      "engine.kv_backend",
-                                                      "engine.nixl_backends",
-                                                      "engine.kv_connector",
-                                                      "pod.hostNetwork",
-                                                      "pod.hostIPC",
-                                                      "pod.hostPID",
-                                                      "pod.podIP",
-                                                      "pod.hostIP",
-                                                      "gpu.model",
-                                                      "gpu.count",
-                                                      "nic.count",
-                                                      "fabric.link_layer",
-                                                      "nvlink.multinode",
-                                                      "platform.efa",
-                                                      "peermem.module",
-                                                      "pair.same_node",
-                                                      "pair.roce_v2_gid_index_differs",
-                                                      "log.line",
-                                                      "log.container",
-                                                      "event.reason",
-                                                      "event.message",
-                                                      "event.type",
-                                                      "nvlink.local",
-                                                      "nic.shared_by_gpus",
-                                                      "node.internalIP",
-                                                      "platform.cloud"};
-  if (std::find(exact.begin(), exact.end(), name) != exact.end())
+  static constexpr std::string_view exact[] = {"engine.framework",
+                                               "engine.entrypoint",
+                                               "engine.kv_backend",
+                                               "engine.nixl_backends",
+                                               "engine.kv_connector",
+                                               "pod.hostNetwork",
+                                               "pod.hostIPC",
+                                               "pod.hostPID",
+                                               "pod.podIP",
+                                               "pod.hostIP",
+                                               "gpu.model",
+                                               "gpu.count",
+                                               "nic.count",
+                                               "fabric.link_layer",
+                                               "nvlink.multinode",
+                                               "platform.efa",
+                                               "peermem.module",
+                                               "pair.same_node",
+                                               "pair.roce_v2_gid_index_differs",
+                                               "log.line",
+                                               "log.container",
+                                               "event.reason",
+                                               "event.message",
+                                               "event.type",
+                                               "nvlink.local",
+                                               "nic.shared_by_gpus",
+                                               "node.internalIP",
+                                               "platform.cloud",
+                                               "kernel.memory_peers",
+                                               "rdma.non_efa_beside_efa",
+                                               "rdma.unusable_devices",
+                                               "rdma.limited_pkey_devices"};
+  if (std::find(std::begin(exact), std::end(exact), name) != std::end(exact))
     return true;
   static const std::array<std::string_view, 17> versions{
       "nixl",  "nixl-cu12", "nixl-cu13", "ucx",    "ucx.system",   "libfabric",
@@ -394,6 +448,9 @@ bool provided_fact(std::string_view name) {
       "torch", "cuda",      "driver",    "kernel", "nixl-cu11"};
   if (name.starts_with("version."))
     return std::find(versions.begin(), versions.end(), name.substr(8)) != versions.end();
+  if (name.starts_with("kernel.config."))
+    return std::find(probe::kKernelConfigOptions.begin(), probe::kKernelConfigOptions.end(),
+                     name.substr(14)) != probe::kKernelConfigOptions.end();
   for (std::string_view prefix :
        {"env.", "engine.flag.--", "engine.kv_transfer.", "engine.cache_transceiver."})
     if (name.starts_with(prefix) && name.size() > prefix.size())
