@@ -251,7 +251,8 @@ def _efa(pod, count=1):
     efa_1.. are copies of its sysfs files, as a p5 node lists 32 alike)."""
     import os
     pod["root"] = ["base", "h100-ib-tools", "efa"]
-    pod["remove"] += ["usr/bin/ibstat", "usr/bin/ibv_devices", "sys/module/nvidia_peermem"]
+    pod["remove"] += ["usr/bin/ibstat", "usr/bin/ibv_devices", "usr/bin/ucx_info",
+                      "sys/module/nvidia_peermem"]
     top = os.path.join(_roots_dir(), "efa")
     for n in range(1, count):
         for sub in ("sys/class/infiniband/efa_0", ):
@@ -260,6 +261,28 @@ def _efa(pod, count=1):
                     rel = os.path.relpath(os.path.join(dirpath, f), top)
                     with open(os.path.join(dirpath, f)) as fh:
                         pod["files"][rel.replace("efa_0", "efa_%d" % n)] = fh.read()
+        # allocated to the pod by the EFA device plugin: its uverbs node
+        pod["files"]["dev/infiniband/uverbs%d" % n] = ""
+        pod["files"]["sys/class/infiniband_verbs/uverbs%d/ibdev" % n] = "efa_%d\n" % n
+
+
+def _unusable_devices(pod, n):
+    """n devices Mooncake cannot use beside the 8 ConnectX ports: node_type 7 with link layer
+    Unknown (roots/ib-unspecified-device's mlx5_8, copied as mlx5_9..)."""
+    import os
+    if not 0 <= n <= 4:
+        raise Unwritable("rdma.unusable_devices=%d" % n)
+    pod["root"].append("pkeys-full")
+    top = os.path.join(_roots_dir(), "ib-unspecified-device")
+    for k in range(n):
+        for dirpath, _, files in os.walk(top):
+            for f in files:
+                rel = os.path.relpath(os.path.join(dirpath, f), top)
+                if rel == "README.md":
+                    continue
+                with open(os.path.join(dirpath, f)) as fh:
+                    pod["files"][rel.replace("mlx5_8", "mlx5_%d" % (8 + k)).replace(
+                        "uverbs8", "uverbs%d" % (8 + k))] = fh.read()
 
 
 def _ports_active(pod, n):
@@ -321,6 +344,28 @@ def render(pod, facts, role="worker"):
                 pod["root"] += ["gb200", "gb200-imex", "gb200-mnnvl"]
             else:
                 raise Unwritable("%s=%s" % (name, value))
+        elif name == "kernel.config.CONFIG_PCI_P2PDMA":
+            # /proc/config.gz: a real one without the option, and its twin with it =y
+            layer = {"unset": "kconfig-p2pdma-unset", "y": "kconfig-p2pdma-y"}.get(value)
+            if layer is None:
+                raise Unwritable("%s=%s" % (name, value))
+            pod["root"].append(layer)
+        elif name == "rdma.non_efa_beside_efa":
+            if facts.get("platform.efa") != "true":
+                _efa(pod)
+            if value == "true":
+                pod["root"].append("efa-hostpath-mlx5")  # a hostPath /dev/infiniband's mlx5 HCA
+            elif value != "false":
+                raise Unwritable("%s=%s" % (name, value))
+        elif name == "rdma.unusable_devices":
+            _unusable_devices(pod, int(value))
+        elif name == "rdma.limited_pkey_devices":
+            pod["root"].append("pkeys-full")  # every port's pkeys/0 0xffff (full membership)
+            n = int(value)
+            if not 0 <= n <= 8:
+                raise Unwritable("%s=%s" % (name, value))
+            for i in range(n):
+                pod["files"]["sys/class/infiniband/mlx5_%d/ports/1/pkeys/0" % i] = "0x7fff\n"
         elif name == "nvlink.local":
             if value == "false":
                 pod["root"].append("pcie-gpus")  # 2x A100 PCIe: GPU-GPU SYS, no NVLink
