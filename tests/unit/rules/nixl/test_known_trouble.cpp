@@ -49,8 +49,15 @@ TEST_CASE("known trouble: ranges by dotted numbers, wheel names either spelling,
   CHECK(hits("nixl_cu12", "0.10.0") == 1);  // the NIXL version, whichever wheel holds it
   CHECK(hits("nixl", "0.9.1") == 0);
   CHECK(hits("nixl", "0.10.1") == 0);
-  CHECK(hits("nixl_cu13", "1.0.0") == 1);
-  CHECK(hits("nixl-cu13", "1.0.0") == 1);
+  // nixl-cu13 1.0.0 holds only while UCX_MODULE_DIR is unset: the versions alone leave the
+  // environment unknown, and unknown never concludes.
+  CHECK(hits("nixl_cu13", "1.0.0") == 0);
+  CHECK(hits("nixl-cu13", "1.0.0") == 0);
+  auto facts = rules::nixl_version_facts(with_version("nixl-cu13", "1.0.0"));
+  facts.complete("env.");
+  CHECK(rules::known_trouble(facts).size() == 1);
+  facts.set("env.UCX_MODULE_DIR", "/opt/dynamo/venv/lib/python3.12/site-packages/nixl_cu13.libs/ucx");
+  CHECK(rules::known_trouble(facts).empty());
   CHECK(hits("nixl_cu12", "1.0.0") == 0);
   CHECK(hits("nixl", "unknown") == 0);
 }
