@@ -1,7 +1,8 @@
 """The graded corpus's failure reports (turn 5) whose observable is in the image, read by the stack
 probe on pods: each report's row fires on its failing pod, in its layer and with its status and
 first source, and not on the healthy twin that differs only in that observable. One run of
-`nixl` over the scenario."""
+`nixl` over the scenario for the rows; the NVLink fabric (a node check, not a row) from one run of
+`node` over the same pods."""
 import unittest
 
 import harness
@@ -31,6 +32,10 @@ class TestCorpusStackOnPods(unittest.TestCase):
                 VERSION, ["nixl", "--deployment", SCENARIO, "-n", "dynamo", "-o", "json"], timeout=180)
             cls.err = err
             cls.doc = harness.json_doc(cls, cls.rc, out, err)
+            cls.node_rc, out, err, _ = c.run_plugin(
+                VERSION, ["node", "--deployment", SCENARIO, "-n", "dynamo", "-o", "json"], timeout=180)
+            cls.node_err = err
+            cls.node = harness.json_doc(cls, cls.node_rc, out, err)
             cls.log = c.request_log()
         cls.by_target = {}
         for t in cls.doc["targets"]:
@@ -63,6 +68,19 @@ class TestCorpusStackOnPods(unittest.TestCase):
         self.assertTrue(gga.startswith("UCX 1.19.0 lists the gga_mlx5 transport"), gga)
         rcache = self.hits("rcache", "ucx-rcache", "vllm-project/vllm #32181")[0]["detail"]
         self.assertTrue(rcache.startswith("NIXL 0.9.1 leaves UCX's registration cache unbounded"), rcache)
+
+    def test_nvlink5_fabric_not_set_up_fails_the_nvlink_layer(self):
+        fabric = {t["name"]: [c for c in t["checks"] if c["name"] == "gpu fabric"]
+                  for t in self.node["targets"]}
+        hits = fabric[pod("b200-fabric-in-progress")]
+        self.assertEqual(len(hits), 1, hits)
+        self.assertEqual((hits[0]["status"], hits[0]["layer"]), ("fail", "nvlink"))
+        self.assertTrue(hits[0]["detail"].startswith(
+            "GPU 00000000:1B:00.0: fabric State In Progress (registration not finished)"), hits[0]["detail"])
+        self.assertIn("NVIDIA/gpu-driver-container #909", hits[0]["detail"])
+        self.assertEqual(fabric[pod("b200-fabric-completed")], [])
+        # Pods without an NVLink5 part do not ask nvidia-smi -q: nothing judged there.
+        self.assertEqual(fabric[pod("ucx-mt")], [])
 
     def test_verdict_and_reads_only(self):
         self.assertEqual(self.doc["verdict"]["status"], "blocked")

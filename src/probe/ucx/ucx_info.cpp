@@ -57,8 +57,10 @@ std::optional<bool> enable_mt(std::string_view configured, std::string_view libr
   if (!configured.empty()) {
     bool on = false;
     for (auto word : text::split(configured, ' ')) {
-      if (word == "--enable-mt" || word == "--enable-mt=yes") on = true;
-      if (word == "--disable-mt" || word == "--enable-mt=no") on = false;
+      if (word == "--enable-mt" || word == "--enable-mt=yes")
+        on = true;
+      if (word == "--disable-mt" || word == "--enable-mt=no")
+        on = false;
     }
     return on;
   }
@@ -77,7 +79,8 @@ UcxVersion parse_ucx_version(std::string_view out) {
     auto line = unhashed(raw);
     auto kv = text::key_value(line);
     if (line.starts_with("Library version:")) v.version = kv->second;
-    else if (line.starts_with("Library path:")) v.library_path = kv->second;
+    else if (line.starts_with("Library path:"))
+      v.library_path = kv->second;
     // UCX before 1.14 (Debian 12's 1.13.1): "# Version 1.13.1"
     else if (line.starts_with("Version ") && v.version.empty())
       v.version = text::trim(line.substr(8));

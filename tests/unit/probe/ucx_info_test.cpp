@@ -155,11 +155,15 @@ TEST_CASE("ucx_info -v: thread support from the configure line, else HPC-X's lib
   auto debian = parse_ucx_version(fixture("ucx_info/debian-1.13-v.txt"));
   CHECK(debian.enable_mt == true);
   // No configure line: HPC-X's two trees say it; any other path leaves it unknown.
-  CHECK(parse_ucx_version("# Library version: 1.17.0\n# Library path: /opt/hpcx/ucx/mt/lib/libucs.so.0\n")
+  CHECK(parse_ucx_version(
+            "# Library version: 1.17.0\n# Library path: /opt/hpcx/ucx/mt/lib/libucs.so.0\n")
             .enable_mt == true);
-  CHECK(parse_ucx_version("# Library version: 1.17.0\n# Library path: /opt/hpcx/ucx/lib/libucs.so.0\n")
+  CHECK(parse_ucx_version(
+            "# Library version: 1.17.0\n# Library path: /opt/hpcx/ucx/lib/libucs.so.0\n")
             .enable_mt == false);
-  CHECK_FALSE(parse_ucx_version("# Library version: 1.17.0\n# Library path: /usr/lib64/libucs.so.0\n")
-                  .enable_mt.has_value());
-  CHECK(parse_ucx_version("# Configured with: --prefix=/x --enable-mt --disable-mt\n").enable_mt == false);
+  CHECK_FALSE(
+      parse_ucx_version("# Library version: 1.17.0\n# Library path: /usr/lib64/libucs.so.0\n")
+          .enable_mt.has_value());
+  CHECK(parse_ucx_version("# Configured with: --prefix=/x --enable-mt --disable-mt\n").enable_mt ==
+        false);
 }

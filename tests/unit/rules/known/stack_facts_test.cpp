@@ -253,7 +253,8 @@ TEST_CASE("known: libnixl copies, UCX thread support and transports into facts, 
   CHECK(ucx.get("ucx.enable_mt") == "false");
   CHECK(ucx.get("ucx.transports") == "self,rc_mlx5,gga_mlx5,cuda_copy");
   ucx.complete("env.");
-  CHECK(ids(ucx) == std::vector<std::string>{"ucx-1-19-gga-left-enabled", "ucx-built-without-enable-mt"});
+  CHECK(ids(ucx) ==
+        std::vector<std::string>{"ucx-1-19-gga-left-enabled", "ucx-built-without-enable-mt"});
   ucx.set("env.UCX_TLS", "^gga");
   CHECK(ids(ucx) == std::vector<std::string>{"ucx-built-without-enable-mt"});
   node.ucx_version->enable_mt.reset();  // not read: unknown, no row

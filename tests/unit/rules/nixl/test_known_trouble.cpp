@@ -56,7 +56,8 @@ TEST_CASE("known trouble: ranges by dotted numbers, wheel names either spelling,
   auto facts = rules::nixl_version_facts(with_version("nixl-cu13", "1.0.0"));
   facts.complete("env.");
   CHECK(rules::known_trouble(facts).size() == 1);
-  facts.set("env.UCX_MODULE_DIR", "/opt/dynamo/venv/lib/python3.12/site-packages/nixl_cu13.libs/ucx");
+  facts.set("env.UCX_MODULE_DIR",
+            "/opt/dynamo/venv/lib/python3.12/site-packages/nixl_cu13.libs/ucx");
   CHECK(rules::known_trouble(facts).empty());
   CHECK(hits("nixl_cu12", "1.0.0") == 0);
   CHECK(hits("nixl", "unknown") == 0);
