@@ -246,6 +246,11 @@ struct UcxVersion {
   std::string configured_with;   // raw configure line
   bool with_cuda = false;        // --with-cuda=... in configured_with
   bool with_gdrcopy = false;
+  std::string library_path;  // "Library path:" (libucs the tool loaded)
+  // Thread support (configure --enable-mt; off by default, NIXL needs it): from the configure
+  // line, else from an HPC-X library path (ucx/mt/ is its thread-enabled build, ucx/lib/ not);
+  // nullopt where neither says.
+  std::optional<bool> enable_mt;
 };
 
 struct UcxTransport {

@@ -28,6 +28,7 @@ fi
 # The GPUs the container runtime gave this container (one folder per PCI address).
 GPU_BDFS=
 MNNVL_PART=
+NVLINK5_PART=
 begin nvidia_gpus
 if [ -d /proc/driver/nvidia/gpus ]; then
   for g in /proc/driver/nvidia/gpus/*; do
@@ -37,7 +38,11 @@ if [ -d /proc/driver/nvidia/gpus ]; then
     [ -r "$g/information" ] || continue
     while IFS= read -r line; do
       case $line in
-        Model:*) printf '%s\n' "$line"; case $line in *GB200*|*GB300*|*GH200*) MNNVL_PART=1 ;; esac ;;
+        Model:*) printf '%s\n' "$line"
+          case $line in
+            *GB200*|*GB300*|*GH200*) MNNVL_PART=1 ;;
+            *B200*|*B300*) NVLINK5_PART=1 ;;
+          esac ;;
       esac
     done < "$g/information"
   done
@@ -47,7 +52,8 @@ else
 fi
 
 # nvidia-smi -q is long and slow on NVL72 trays: only top-level lines (GPU headers, errors) and
-# each GPU's Fabric block are kept, and it runs only where multi-node NVLink is in play.
+# each GPU's Fabric block are kept, and it runs only where multi-node NVLink is in play or the
+# GPUs are NVLink5 parts (B200, B300), whose NVSwitch fabric Fabric Manager must finish setting up.
 fabric_filter() {
   blk=0
   while IFS= read -r line || [ -n "$line" ]; do
@@ -60,7 +66,7 @@ fabric_filter() {
     esac
   done
 }
-if [ -n "$MNNVL_PART" ] || [ -d /dev/nvidia-caps-imex-channels ] || [ -n "$@@UCX_MNNVL_VAR@@" ] ||
+if [ -n "$MNNVL_PART" ] || [ -n "$NVLINK5_PART" ] || [ -d /dev/nvidia-caps-imex-channels ] || [ -n "$@@UCX_MNNVL_VAR@@" ] ||
    [ -n "$@@NCCL_MNNVL_VAR@@" ]; then
   begin gpu_fabric
   if command -v nvidia-smi >/dev/null 2>&1; then

@@ -6,6 +6,7 @@ namespace {
 // Uses the node script's begin/end/bounded helpers. Globs only: a tool-less image pays no fork.
 constexpr std::string_view kStackScript = R"ICHECK_SH(
 begin stack_versions
+st_sites=
 for st_s in /usr/local/lib/python3*/dist-packages /usr/local/lib/python3*/site-packages \
     /usr/lib/python3/dist-packages /usr/lib/python3*/site-packages \
     /opt/dynamo/venv/lib/python3*/site-packages /opt/venv/lib/python3*/site-packages \
@@ -18,7 +19,43 @@ for st_s in /usr/local/lib/python3*/dist-packages /usr/local/lib/python3*/site-p
       "$st_s"/nvidia_cuda_runtime*-*.dist-info; do
     [ -d "$st_d" ] && printf 'dist %s\n' "$st_d"
   done
+  st_sites="$st_sites $st_s"
 done
+# Every copy of libnixl in the places images put one (Dynamo's system build, TRT-LLM's bundle,
+# the NIXL wheels' .libs), each file once (a symlink to one already printed is the same copy);
+# then the copy LD_LIBRARY_PATH resolves first, named as the copy it is.
+st_nl=
+st_nixl_lib() {
+  [ -e "$1" ] || return 0
+  for st_o in $st_nl; do [ "$1" -ef "$st_o" ] && return 0; done
+  st_nl="$st_nl $1"
+  printf 'nixllib %s\n' "$1"
+}
+for st_d in /opt/nvidia/nvda_nixl/lib64 /opt/nvidia/nvda_nixl/lib/*-linux-gnu /opt/nvidia/nvda_nixl/lib \
+    /usr/local/nixl/lib64 /usr/local/nixl/lib/*-linux-gnu /opt/dynamo/nixl/lib64; do
+  for st_f in "$st_d"/libnixl.so "$st_d"/libnixl.so.*; do st_nixl_lib "$st_f"; done
+done
+for st_s in $st_sites; do
+  for st_d in "$st_s"/tensorrt_llm/libs/nixl "$st_s"/nixl_cu*.libs "$st_s"/nixl.libs; do
+    for st_f in "$st_d"/libnixl.so "$st_d"/libnixl-*.so*; do st_nixl_lib "$st_f"; done
+  done
+done
+if [ -n "${LD_LIBRARY_PATH-}" ]; then
+  set -f
+  st_ifs=$IFS
+  IFS=:
+  for st_d in $LD_LIBRARY_PATH; do
+    [ -n "$st_d" ] && [ -e "$st_d/libnixl.so" ] || continue
+    IFS=$st_ifs
+    st_nixl_lib "$st_d/libnixl.so"
+    for st_o in $st_nl; do
+      [ "$st_d/libnixl.so" -ef "$st_o" ] && { printf 'nixlld %s\n' "$st_o"; break; }
+    done
+    break
+  done
+  IFS=$st_ifs
+  set +f
+fi
 for st_f in /usr/lib/*-linux-gnu/libnccl.so.2.* /usr/lib64/libnccl.so.2.* /usr/local/lib/libnccl.so.2.* \
     /usr/local/cuda/lib64/libcudart.so.*.*.* /usr/local/cuda/targets/*/lib/libcudart.so.*.*.*; do
   [ -e "$st_f" ] && printf 'lib %s\n' "$st_f"

@@ -114,6 +114,11 @@ StackVersions parse_stack_versions(std::string_view body) {
         v.remove_suffix(1);
       if (!v.empty())
         out.add("cuda", std::string(v), "/usr/local/cuda/version.json");
+    } else if (kind == "nixllib") {
+      if (std::find(out.nixl_libs.begin(), out.nixl_libs.end(), rest) == out.nixl_libs.end())
+        out.nixl_libs.emplace_back(rest);
+    } else if (kind == "nixlld") {
+      out.nixl_ld_first = rest;
     } else if (kind == "kernel") {
       out.add("kernel", std::string(rest), "/proc/sys/kernel/osrelease");
     }

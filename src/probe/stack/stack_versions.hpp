@@ -8,6 +8,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace icheck::probe {
 
@@ -16,6 +17,10 @@ struct StackVersions {
   // "nixl", "nixl-cu12", "vllm", "sglang", "tensorrt_llm", "dynamo", "torch", "mooncake",
   // "nccl", "cuda", "ucx.system", "libfabric", "kernel" -> every version seen, with where.
   std::map<std::string, std::map<std::string, std::string>> copies;  // lib -> version -> path
+  // Every distinct libnixl file in the known places (a symlink to one listed is not another),
+  // and the one of them LD_LIBRARY_PATH resolves first ("" where it names none).
+  std::vector<std::string> nixl_libs;
+  std::string nixl_ld_first;
 
   void add(const std::string& lib, const std::string& version, const std::string& where);
   // The one version of `lib`; "" when none was seen or the copies disagree.

@@ -51,6 +51,26 @@ void on_device(UcxDevices& d, std::string_view device, const std::string& transp
   d.transports.back().device = device;
 }
 
+// configure's --enable-mt (default off) on the configure line; without one, HPC-X's layout:
+// ucx/mt/lib holds its thread-enabled build, ucx/lib the one without.
+std::optional<bool> enable_mt(std::string_view configured, std::string_view library) {
+  if (!configured.empty()) {
+    bool on = false;
+    for (auto word : text::split(configured, ' ')) {
+      if (word == "--enable-mt" || word == "--enable-mt=yes")
+        on = true;
+      if (word == "--disable-mt" || word == "--enable-mt=no")
+        on = false;
+    }
+    return on;
+  }
+  if (text::contains(library, "/hpcx/ucx/mt/"))
+    return true;
+  if (text::contains(library, "/hpcx/ucx/lib/"))
+    return false;
+  return std::nullopt;
+}
+
 }  // namespace
 
 UcxVersion parse_ucx_version(std::string_view out) {
@@ -59,6 +79,8 @@ UcxVersion parse_ucx_version(std::string_view out) {
     auto line = unhashed(raw);
     auto kv = text::key_value(line);
     if (line.starts_with("Library version:")) v.version = kv->second;
+    else if (line.starts_with("Library path:"))
+      v.library_path = kv->second;
     // UCX before 1.14 (Debian 12's 1.13.1): "# Version 1.13.1"
     else if (line.starts_with("Version ") && v.version.empty())
       v.version = text::trim(line.substr(8));
@@ -71,6 +93,7 @@ UcxVersion parse_ucx_version(std::string_view out) {
       v.with_gdrcopy = text::contains(line, "--with-gdrcopy") && !text::contains(line, "--with-gdrcopy=no");
     }
   }
+  v.enable_mt = enable_mt(v.configured_with, v.library_path);
   return v;
 }
 

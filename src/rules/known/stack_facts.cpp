@@ -301,6 +301,19 @@ void add_node(FactMap& facts, const probe::NodeFacts& node) {
     facts.set("version.kernel", node.kernel);
   if (node.ucx_version && !node.ucx_version->version.empty())
     facts.set("version.ucx", node.ucx_version->version);
+  if (node.ucx_version && node.ucx_version->enable_mt)
+    facts.set("ucx.enable_mt", truth(*node.ucx_version->enable_mt));
+  if (node.ucx_devices) {
+    std::vector<std::string> names;
+    std::string joined;
+    for (const auto& t : node.ucx_devices->transports)
+      if (!t.transport.empty() &&
+          std::find(names.begin(), names.end(), t.transport) == names.end()) {
+        names.push_back(t.transport);
+        joined += (joined.empty() ? "" : ",") + t.transport;
+      }
+    facts.set("ucx.transports", joined);
+  }
   add_kernel_config(facts, node.kernel_config);
   add_rdma_devices(facts, node);
 }
@@ -336,6 +349,17 @@ void add_stack(FactMap& facts, const probe::StackVersions& stack) {
       name = "dynamo";
     }
     facts.set("version." + name, copies.begin()->first);
+  }
+  // The libnixl copies: how many, whether TRT-LLM's bundle is one, which one LD_LIBRARY_PATH
+  // resolves first (known absent where it names none: the section was read whole).
+  if (stack.read) {
+    facts.set("nixl.lib_copies", std::to_string(stack.nixl_libs.size()));
+    facts.set("nixl.trtllm_bundled",
+              truth(std::any_of(stack.nixl_libs.begin(), stack.nixl_libs.end(), [](const auto& p) {
+                return p.find("/tensorrt_llm/libs/nixl/") != std::string::npos;
+              })));
+    if (!stack.nixl_ld_first.empty())
+      facts.set("nixl.ld_library_path_first", stack.nixl_ld_first);
   }
   // The `nixl` wheel is the NIXL version; a lone nixl-cuXX wheel stands for it.
   if (!stack.copies.contains("nixl")) {
@@ -439,7 +463,12 @@ bool provided_fact(std::string_view name) {
                                                "kernel.memory_peers",
                                                "rdma.non_efa_beside_efa",
                                                "rdma.unusable_devices",
-                                               "rdma.limited_pkey_devices"};
+                                               "rdma.limited_pkey_devices",
+                                               "nixl.lib_copies",
+                                               "nixl.trtllm_bundled",
+                                               "nixl.ld_library_path_first",
+                                               "ucx.enable_mt",
+                                               "ucx.transports"};
   if (std::find(std::begin(exact), std::end(exact), name) != std::end(exact))
     return true;
   static const std::array<std::string_view, 17> versions{

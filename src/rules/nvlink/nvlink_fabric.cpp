@@ -90,6 +90,29 @@ report::Finding fabric_state(const probe::FabricInfo& info, bool kv_path) {
                      " joined the NVLink fabric: " + domain);
 }
 
+// Without multi-node NVLink in play (an NVLink5 node such as HGX B200): only a fabric that
+// Fabric Manager has not finished setting up, or whose setup failed, is judged. A GPU whose
+// fabric is not set up cannot run CUDA work over NVLink (after a driver-container restart the GPUs
+// keep stale partition state until reset: NVIDIA/gpu-driver-container #909).
+std::optional<report::Finding> fabric_not_set_up(const probe::FabricInfo& info) {
+  std::vector<std::string> bad;
+  for (const auto& g : info.gpus) {
+    if (unsupported(g) || g.state.empty())
+      continue;
+    const bool failed = !g.status.empty() && g.status != "Success" && g.status != "N/A";
+    if (g.state != "Completed" || failed)
+      bad.push_back(gpu_name(g) + ": " + not_registered(g));
+  }
+  if (bad.empty())
+    return std::nullopt;
+  return finding(Layer::nvlink, "gpu fabric", Status::fail,
+                 join(bad, "; ") +
+                     ": the node's NVLink fabric is not set up, so NVLink transfers between its "
+                     "GPUs fail (NVIDIA/gpu-driver-container #909)",
+                 "on the node: nvidia-smi -q | grep -A6 Fabric; check the Fabric Manager "
+                 "(FABRIC_MODE) and reset the GPUs after it starts, or restart the driver pod");
+}
+
 } // namespace
 
 std::optional<std::string> mnnvl_intent(const probe::NodeFacts& f) {
@@ -103,8 +126,13 @@ std::optional<std::string> mnnvl_intent(const probe::NodeFacts& f) {
 
 std::vector<report::Finding> judge_nvlink_fabric(const NodeView& v) {
   auto why = mnnvl_intent(v.facts);
-  if (!why)
+  if (!why) {
+    const auto& fabric = v.facts.platform.fabric;
+    if (fabric)
+      if (auto f = fabric_not_set_up(*fabric))
+        return {*f};
     return {};
+  }
   bool kv_path = v.mnnvl;
   std::vector<report::Finding> out{imex_channel(v, "multi-node NVLink intended: " + *why)};
   const auto& fabric = v.facts.platform.fabric;

@@ -141,3 +141,29 @@ TEST_CASE(
   for (const auto& m : d.memory_domains)
     CHECK(m.component != "ib");
 }
+
+TEST_CASE("ucx_info -v: thread support from the configure line, else HPC-X's library path") {
+  // Real captures: a source build and HPC-X's default tree without --enable-mt (ai-dynamo/nixl
+  // #96: NIXL's UCX backend then fails), the MLNX_OFED RPM and Debian's package with it.
+  auto source = parse_ucx_version(fixture("ucx_info/ucx-1.16-version-source-build.txt"));
+  CHECK(source.enable_mt == false);
+  auto hpcx = parse_ucx_version(fixture("ucx_info/ucx-1.17-hpcx-v-and-transport-grep.txt"));
+  CHECK(hpcx.enable_mt == false);
+  CHECK(hpcx.library_path.ends_with("/hpcx-2.20/ucx/lib/libucs.so.0"));
+  auto rpm = parse_ucx_version(fixture("ucx_info/ucx-1.17-mlnx-ofed-rpm-v-truncated.txt"));
+  CHECK(rpm.enable_mt == true);
+  auto debian = parse_ucx_version(fixture("ucx_info/debian-1.13-v.txt"));
+  CHECK(debian.enable_mt == true);
+  // No configure line: HPC-X's two trees say it; any other path leaves it unknown.
+  CHECK(parse_ucx_version(
+            "# Library version: 1.17.0\n# Library path: /opt/hpcx/ucx/mt/lib/libucs.so.0\n")
+            .enable_mt == true);
+  CHECK(parse_ucx_version(
+            "# Library version: 1.17.0\n# Library path: /opt/hpcx/ucx/lib/libucs.so.0\n")
+            .enable_mt == false);
+  CHECK_FALSE(
+      parse_ucx_version("# Library version: 1.17.0\n# Library path: /usr/lib64/libucs.so.0\n")
+          .enable_mt.has_value());
+  CHECK(parse_ucx_version("# Configured with: --prefix=/x --enable-mt --disable-mt\n").enable_mt ==
+        false);
+}

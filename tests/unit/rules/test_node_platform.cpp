@@ -283,3 +283,24 @@ TEST_CASE(
       .set("proc_limits", fixture("ulimit/proc-pid-limits-memlock-8mib.txt"));
   CHECK(find(judge(p), "memlock").status == Status::fail);
 }
+
+TEST_CASE("nvlink5: without multi-node NVLink, a fabric Fabric Manager has not set up fails, a "
+          "set-up or unsupported one says nothing") {
+  auto p = healthy_h100();
+  p.set("gpu_fabric", fixture("nvidia-smi-q/b200-2gpu-fabric-in-progress-synthetic.txt"));
+  auto fs = judge(p);
+  CHECK_FALSE(has(fs, "imex channel"));
+  auto f = find(fs, "gpu fabric");
+  CHECK(f.layer == Layer::nvlink);
+  CHECK(f.status == Status::fail);
+  CHECK(contains(f.detail,
+                 "GPU 00000000:1B:00.0: fabric State In Progress (registration not finished)"));
+  CHECK(contains(f.detail, "(NVIDIA/gpu-driver-container #909)"));
+  // Completed with a failed Status fails too (real capture: Azure/azhpc-images #506).
+  p.set("gpu_fabric", fixture("nvidia-smi-q/fabric-insufficient-resources-zero-uuid-azhpc506.txt"));
+  CHECK(contains(find(judge(p), "gpu fabric").detail,
+                 "fabric registration failed: Status Insufficient Resources"));
+  // Completed/Success (a single-node fabric needs no ClusterUUID): nothing.
+  p.set("gpu_fabric", fabric_ok());
+  CHECK_FALSE(has(judge(p), "gpu fabric"));
+}

@@ -71,3 +71,18 @@ TEST_CASE("stack env: the whole environment, credential-like values masked") {
   CHECK(env.at("HF_TOKEN") != "hf_ab");
   CHECK(env.size() == 4);
 }
+
+TEST_CASE("stack versions: every libnixl copy once, and the one LD_LIBRARY_PATH resolves first") {
+  auto v = parse_stack_versions(fixture("stack-versions-trtllm-three-nixl.txt"));
+  REQUIRE(v.nixl_libs.size() == 3);
+  CHECK(v.nixl_libs[0] == "/opt/nvidia/nvda_nixl/lib/x86_64-linux-gnu/libnixl.so");
+  CHECK(v.nixl_libs[1] ==
+        "/usr/local/lib/python3.12/dist-packages/tensorrt_llm/libs/nixl/libnixl.so");
+  CHECK(v.nixl_ld_first == "/opt/nvidia/nvda_nixl/lib/x86_64-linux-gnu/libnixl.so");
+  CHECK(v.version("nixl-cu12") == "0.10.0");
+  // A line repeated is one copy; no nixlld line: LD_LIBRARY_PATH names none.
+  auto once = parse_stack_versions("nixllib /opt/nvidia/nvda_nixl/lib64/libnixl.so\n"
+                                   "nixllib /opt/nvidia/nvda_nixl/lib64/libnixl.so\n");
+  CHECK(once.nixl_libs.size() == 1);
+  CHECK(once.nixl_ld_first.empty());
+}

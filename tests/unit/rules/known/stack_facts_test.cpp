@@ -7,6 +7,7 @@
 #include "rules/known/stack_facts.hpp"
 #include "rules/known/stack_versions_rule.hpp"
 
+#include <algorithm>
 #include <doctest/doctest.h>
 #include <fstream>
 
@@ -201,4 +202,63 @@ TEST_CASE("known: NICs each shared by two or more GPUs, and the NIC-per-GPU row 
   CHECK(nic_rows(8, 8, 0).empty());
   CHECK(nic_rows(8, 7, 1).empty());
   CHECK(nic_rows(2, 4, 0).empty());
+}
+
+TEST_CASE("known: libnixl copies, UCX thread support and transports into facts, and their rows") {
+  probe::StackVersions stack;
+  stack.read = true;
+  stack.nixl_libs = {"/opt/nvidia/nvda_nixl/lib/x86_64-linux-gnu/libnixl.so",
+                     "/usr/local/lib/python3.12/dist-packages/tensorrt_llm/libs/nixl/libnixl.so"};
+  stack.nixl_ld_first = stack.nixl_libs[0];
+  FactMap facts;
+  rules::known::add_stack(facts, stack);
+  CHECK(facts.get("nixl.lib_copies") == "2");
+  CHECK(facts.get("nixl.trtllm_bundled") == "true");
+  CHECK(facts.get("nixl.ld_library_path_first") == stack.nixl_libs[0]);
+  auto ids = [](const FactMap& f) {
+    std::vector<std::string> out;
+    for (const auto& h : knowledge::evaluate(knowledge::trouble_rows(), f))
+      out.push_back(h.row->id);
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  CHECK(ids(facts) == std::vector<std::string>{"nixl-trtllm-bundle-shadowed-by-ld-library-path"});
+  // LD_LIBRARY_PATH resolving TRT-LLM's own copy, or naming none: no row.
+  FactMap own;
+  stack.nixl_ld_first = stack.nixl_libs[1];
+  rules::known::add_stack(own, stack);
+  CHECK(ids(own).empty());
+  FactMap none;
+  stack.nixl_ld_first.clear();
+  rules::known::add_stack(none, stack);
+  CHECK_FALSE(none.get("nixl.ld_library_path_first"));
+  CHECK(ids(none).empty());
+  // The section not read: nothing known.
+  FactMap unread;
+  rules::known::add_stack(unread, probe::StackVersions{});
+  CHECK_FALSE(unread.get("nixl.lib_copies"));
+
+  probe::NodeFacts node;
+  node.ucx_version = probe::UcxVersion{};
+  node.ucx_version->version = "1.19.0";
+  node.ucx_version->enable_mt = false;
+  node.ucx_devices = probe::UcxDevices{};
+  for (const char* t : {"self", "rc_mlx5", "rc_mlx5", "gga_mlx5", "cuda_copy"}) {
+    probe::UcxTransport tr;
+    tr.transport = t;
+    node.ucx_devices->transports.push_back(tr);
+  }
+  FactMap ucx;
+  rules::known::add_node(ucx, node);
+  CHECK(ucx.get("ucx.enable_mt") == "false");
+  CHECK(ucx.get("ucx.transports") == "self,rc_mlx5,gga_mlx5,cuda_copy");
+  ucx.complete("env.");
+  CHECK(ids(ucx) ==
+        std::vector<std::string>{"ucx-1-19-gga-left-enabled", "ucx-built-without-enable-mt"});
+  ucx.set("env.UCX_TLS", "^gga");
+  CHECK(ids(ucx) == std::vector<std::string>{"ucx-built-without-enable-mt"});
+  node.ucx_version->enable_mt.reset();  // not read: unknown, no row
+  FactMap unknown;
+  rules::known::add_node(unknown, node);
+  CHECK_FALSE(unknown.get("ucx.enable_mt"));
 }

@@ -49,8 +49,16 @@ TEST_CASE("known trouble: ranges by dotted numbers, wheel names either spelling,
   CHECK(hits("nixl_cu12", "0.10.0") == 1);  // the NIXL version, whichever wheel holds it
   CHECK(hits("nixl", "0.9.1") == 0);
   CHECK(hits("nixl", "0.10.1") == 0);
-  CHECK(hits("nixl_cu13", "1.0.0") == 1);
-  CHECK(hits("nixl-cu13", "1.0.0") == 1);
+  // nixl-cu13 1.0.0 holds only while UCX_MODULE_DIR is unset: the versions alone leave the
+  // environment unknown, and unknown never concludes.
+  CHECK(hits("nixl_cu13", "1.0.0") == 0);
+  CHECK(hits("nixl-cu13", "1.0.0") == 0);
+  auto facts = rules::nixl_version_facts(with_version("nixl-cu13", "1.0.0"));
+  facts.complete("env.");
+  CHECK(rules::known_trouble(facts).size() == 1);
+  facts.set("env.UCX_MODULE_DIR",
+            "/opt/dynamo/venv/lib/python3.12/site-packages/nixl_cu13.libs/ucx");
+  CHECK(rules::known_trouble(facts).empty());
   CHECK(hits("nixl_cu12", "1.0.0") == 0);
   CHECK(hits("nixl", "unknown") == 0);
 }
@@ -66,8 +74,10 @@ TEST_CASE("nixl rules: NIXL 0.10.0 is a known issue (vllm #35799), a version out
   CHECK(f->detail.starts_with("NIXL 0.10.0: NIXL 0.10.0 changed UCX transport selection"));
   CHECK(f->detail.ends_with("(vllm-project/vllm #35799)"));
   CHECK(f->next == "use NIXL 0.10.1 or later (or earlier than 0.10.0)");
+  // nixl-cu13 1.0.0's row needs UCX_MODULE_DIR unset: the versions alone do not say it (the pod's
+  // whole environment does, rules/known/stack_facts.cpp).
   out = rules::judge_nixl(with_version("nixl_cu13", "1.0.0"), {});
-  CHECK(find(out, "known-issue")->detail.ends_with("(ai-dynamo/nixl #1628)"));
+  CHECK(find(out, "known-issue") == nullptr);
   out = rules::judge_nixl(with_version("nixl_cu13", "1.3.2"), {});
   CHECK(find(out, "known-issue") == nullptr);
   // The UCX a versions file records is judged too, in the ucx layer.
