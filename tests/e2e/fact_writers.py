@@ -266,6 +266,35 @@ def _efa(pod, count=1):
         pod["files"]["sys/class/infiniband_verbs/uverbs%d/ibdev" % n] = "efa_%d\n" % n
 
 
+# Where images hold libnixl (scenario corpus-stack, ai-dynamo/dynamo #6671): Dynamo's own build,
+# TRT-LLM's bundled copy beside its wrapper, the nixl_cu12 wheel's auditwheel-renamed copy, a
+# source install under /usr/local/nixl.
+NIXL_COPIES = {
+    "dynamo": "opt/nvidia/nvda_nixl/lib/x86_64-linux-gnu/libnixl.so",
+    "trtllm": PYLIB + "/tensorrt_llm/libs/nixl/libnixl.so",
+    "wheel": PYLIB + "/nixl_cu12.libs/libnixl-5b4e2a1c.so",
+    "source": "usr/local/nixl/lib/x86_64-linux-gnu/libnixl.so",
+}
+
+
+def _nixl_copies(pod, facts):
+    n = int(facts["nixl.lib_copies"])
+    bundled = facts.get("nixl.trtllm_bundled") == "true"
+    order = (["trtllm"] if bundled else []) + [k for k in ("dynamo", "wheel", "source")]
+    if not 1 <= n <= len(order):
+        raise Unwritable("nixl.lib_copies=%d" % n)
+    for key in order[:n]:
+        pod["files"][NIXL_COPIES[key]] = ""
+    if bundled:
+        pod["files"][PYLIB + "/tensorrt_llm/libs/libtensorrt_llm_nixl_wrapper.so"] = ""
+    first = facts.get("nixl.ld_library_path_first")
+    if first is not None:
+        rel = first.lstrip("/")
+        if rel not in pod["files"]:
+            raise Unwritable("nixl.ld_library_path_first=" + first)
+        pod["containers"][0]["env"]["LD_LIBRARY_PATH"] = "/" + rel.rsplit("/", 1)[0] + ":/usr/local/lib"
+
+
 def _unusable_devices(pod, n):
     """n devices Mooncake cannot use beside the 8 ConnectX ports: node_type 7 with link layer
     Unknown (roots/ib-unspecified-device's mlx5_8, copied as mlx5_9..)."""
@@ -366,6 +395,23 @@ def render(pod, facts, role="worker"):
                 raise Unwritable("%s=%s" % (name, value))
             for i in range(n):
                 pod["files"]["sys/class/infiniband/mlx5_%d/ports/1/pkeys/0" % i] = "0x7fff\n"
+        elif name == "ucx.enable_mt":
+            text = _root_file("h100-ib-tools", "usr/share/fixtures/ucx_info-v.txt")
+            if value == "false":  # the same build configured without --enable-mt (nixl #96)
+                pod["files"]["usr/share/fixtures/ucx_info-v.txt"] = text.replace(" --enable-mt", "")
+            elif value != "true":
+                raise Unwritable("%s=%s" % (name, value))
+        elif name == "ucx.transports":
+            listed = set(value.split(","))
+            base = {"self", "tcp", "rc_verbs", "rc_mlx5", "dc_mlx5", "ud_verbs", "ud_mlx5", "cuda_copy", "cuda_ipc"}
+            if listed - base == {"gga_mlx5"}:
+                pod.setdefault("fixtures", {})["usr/share/fixtures/ucx_info-d.txt"] = \
+                    "ucx_info/synthetic-1.19-d-gga-mlx5.txt"
+            elif listed - base:
+                raise Unwritable("%s=%s" % (name, value))
+        elif name in ("nixl.lib_copies", "nixl.trtllm_bundled", "nixl.ld_library_path_first"):
+            if name == "nixl.lib_copies":
+                _nixl_copies(pod, facts)
         elif name == "nvlink.local":
             if value == "false":
                 pod["root"].append("pcie-gpus")  # 2x A100 PCIe: GPU-GPU SYS, no NVLink
