@@ -62,17 +62,15 @@ report::Status status(const std::string& s) {
 }
 
 Op op_named(const std::string& s) {
-  for (auto op :
-       {Op::equals, Op::in, Op::not_in, Op::matches, Op::imatches, Op::not_matches,
-        Op::not_imatches, Op::version, Op::present})
+  for (auto op : {Op::equals, Op::in, Op::not_in, Op::matches, Op::imatches, Op::not_matches,
+                  Op::not_imatches, Op::version, Op::present})
     if (to_string(op) == s)
       return op;
   throw Bad("unknown operator '" + s + "'");
 }
 
 bool is_pattern(Op op) {
-  return op == Op::matches || op == Op::imatches || op == Op::not_matches ||
-         op == Op::not_imatches;
+  return op == Op::matches || op == Op::imatches || op == Op::not_matches || op == Op::not_imatches;
 }
 
 // RE2 (linear time, no look-around or back-references): a pattern it cannot compile is a bad row.
@@ -82,8 +80,8 @@ void compile(Condition& c, const std::string& pattern) {
   options.set_case_sensitive(c.op != Op::imatches && c.op != Op::not_imatches);
   auto re = std::make_shared<const RE2>(pattern, options);
   if (!re->ok())
-    throw Bad("bad regex '" + pattern + "' (RE2 syntax: no look-around, no back-references): " +
-              re->error());
+    throw Bad("bad regex '" + pattern +
+              "' (RE2 syntax: no look-around, no back-references): " + re->error());
   c.regex = std::move(re);
 }
 

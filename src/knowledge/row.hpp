@@ -18,7 +18,17 @@ namespace icheck::knowledge {
 
 enum class Kind { trouble, signature };
 
-enum class Op { equals, in, not_in, matches, imatches, not_matches, not_imatches, version, present };
+enum class Op {
+  equals,
+  in,
+  not_in,
+  matches,
+  imatches,
+  not_matches,
+  not_imatches,
+  version,
+  present
+};
 
 // One comparator of a `version:` condition: ">=1.3.0" is {">=", {1, 3, 0}}.
 struct VersionBound {

@@ -26,7 +26,6 @@
 #include "kube/exec_failure.hpp"
 
 #include "kube/denial.hpp"
-
 #include "util/duration.hpp"
 #include "util/signal_name.hpp"
 

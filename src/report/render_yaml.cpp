@@ -1,12 +1,11 @@
 // YAML from the JSON document, through yaml-cpp's emitter.
 #include "report/render.hpp"
 
-#include <boost/json.hpp>
-#include <yaml-cpp/yaml.h>
-
 #include <algorithm>
+#include <boost/json.hpp>
 #include <set>
 #include <string_view>
+#include <yaml-cpp/yaml.h>
 
 namespace icheck::report {
 namespace {
@@ -15,9 +14,8 @@ namespace {
 // digits, '.', '_', exponent; hex; .inf/.nan) or a YAML 1.1 boolean or null word.
 bool needs_quotes(std::string_view s) {
   static const std::set<std::string_view> words{
-      "true", "false", "yes",  "no",    "on",    "off",   "null", "y",   "n",  "True", "False",
-      "Yes",  "No",    "On",   "Off",   "Null",  "NULL",  "TRUE", "FALSE", "YES", "NO", "Y",
-      "N",    "~"};
+      "true", "false", "yes", "no",   "on",   "off",  "null",  "y",   "n",  "True", "False", "Yes",
+      "No",   "On",    "Off", "Null", "NULL", "TRUE", "FALSE", "YES", "NO", "Y",    "N",     "~"};
   if (s.empty() || words.contains(s))
     return true;
   auto digit = [](char ch) { return ch >= '0' && ch <= '9'; };
@@ -26,17 +24,15 @@ bool needs_quotes(std::string_view s) {
     t.remove_prefix(1);
   if (t == ".inf" || t == ".Inf" || t == ".nan" || t == ".NaN")
     return true;
-  if (t.size() > 2 && t.starts_with("0x") &&
-      std::all_of(t.begin() + 2, t.end(), [&](char ch) {
+  if (t.size() > 2 && t.starts_with("0x") && std::all_of(t.begin() + 2, t.end(), [&](char ch) {
         return digit(ch) || (ch >= 'a' && ch <= 'f') || (ch >= 'A' && ch <= 'F');
       }))
     return true;
   if (!t.empty() && t.front() == '.')
     t.remove_prefix(1);
-  return !t.empty() && digit(t.front()) &&
-         std::all_of(t.begin() + 1, t.end(), [&](char ch) {
-           return digit(ch) || std::string_view("_.eE+-").find(ch) != std::string_view::npos;
-         });
+  return !t.empty() && digit(t.front()) && std::all_of(t.begin() + 1, t.end(), [&](char ch) {
+    return digit(ch) || std::string_view("_.eE+-").find(ch) != std::string_view::npos;
+  });
 }
 
 void emit(YAML::Emitter& out, const boost::json::value& v) {

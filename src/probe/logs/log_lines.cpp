@@ -2,7 +2,6 @@
 
 #include "outside/mask.hpp"
 
-
 namespace icheck::probe {
 namespace {
 
@@ -45,9 +44,7 @@ struct Scan {
     return true;
   }
   // "HH:MM:SS" (two digits each).
-  bool clock() {
-    return digits(2) && take(':') && digits(2) && take(':') && digits(2);
-  }
+  bool clock() { return digits(2) && take(':') && digits(2) && take(':') && digits(2); }
   // An optional fraction: one of `marks` followed by digits; nothing taken if no digit follows.
   void fraction(std::string_view marks) {
     if (at + 1 < text.size() && marks.find(text[at]) != std::string_view::npos) {

@@ -93,9 +93,9 @@ TEST_CASE("load: patterns are RE2: look-around and back-references fail the row,
     CHECK_MESSAGE(error.starts_with("t.yaml: row side-channel: bad regex"), error);
     CHECK_MESSAGE(error.find("RE2") != std::string::npos, error);
   }
-  const auto rows = load_file({"t.yaml", kGood.substr(0, kGood.find("      - {fact: version"))
-                                             + "      - {fact: version.nixl, not_imatches: 'RC'}\n"
-                                             + kGood.substr(kGood.find("    detail:"))});
+  const auto rows = load_file({"t.yaml", kGood.substr(0, kGood.find("      - {fact: version")) +
+                                             "      - {fact: version.nixl, not_imatches: 'RC'}\n" +
+                                             kGood.substr(kGood.find("    detail:"))});
   REQUIRE_MESSAGE(rows.has_value(), (rows ? "" : rows.error().message));
   CHECK(rows->front().when[1].op == Op::not_imatches);
   CHECK(to_string(rows->front().when[1].op) == "not_imatches");

@@ -21,14 +21,15 @@ TEST_CASE("denial: user, verb and resource of the API server's RBAC message") {
   const auto second = denial("x cannot (really) resource; cannot list resource \"events\"");
   CHECK(second.verb == "list");
   CHECK(second.resource == "events");
-  CHECK(denial("User \"unclosed cannot get resource \"pods").user == "unclosed cannot get resource ");
+  CHECK(denial("User \"unclosed cannot get resource \"pods").user ==
+        "unclosed cannot get resource ");
   CHECK(denial("cannot get resource \"\" then").verb.empty());
   CHECK(denial("").user.empty());
 }
 
 TEST_CASE("word_after and token_between take the first lead that has one") {
-  CHECK(word_after("phase is ; current phase is ; current phase is Succeeded.", "current phase is ") ==
-        "Succeeded");
+  CHECK(word_after("phase is ; current phase is ; current phase is Succeeded.",
+                   "current phase is ") == "Succeeded");
   CHECK(word_after("current phase is ", "current phase is ").empty());
   CHECK(token_between("The connection to the server localhost:8080 was refused - did you",
                       "The connection to the server ", " was refused") == "localhost:8080");

@@ -149,10 +149,11 @@ TEST_CASE("a multinode worker's leader or worker pod is named in the table and i
 TEST_CASE("yaml quotes every string a YAML reader would take for a number, bool or null") {
   boost::json::object o;
   const std::vector<std::string> quoted{
-      "", "1", "-1.5e3", "+.5", "1.2.3", "1_000", "0x1F", "-0xff", ".inf", "-.NaN", "yes", "Off",
-      "~", "NULL", std::string(60'000, '7')};
-  const std::vector<std::string> plain{"1a",   "0x",     "0xg", "v1.2", ".x",
-                                       "yess", "rc,tcp", std::string(60'000, '7') + "a"};
+      "",      "1",    "-1.5e3", "+.5",  "1.2.3",
+      "1_000", "0x1F", "-0xff",  ".inf", "-.NaN",
+      "yes",   "Off",  "~",      "NULL", std::string(60'000, '7')};
+  const std::vector<std::string> plain{"1a", "0x",   "0xg",    "v1.2",
+                                       ".x", "yess", "rc,tcp", std::string(60'000, '7') + "a"};
   for (std::size_t i = 0; i < quoted.size(); ++i)
     o["q" + std::to_string(i)] = quoted[i];
   for (std::size_t i = 0; i < plain.size(); ++i)

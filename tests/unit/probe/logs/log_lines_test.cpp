@@ -38,7 +38,8 @@ TEST_CASE("log lines: without the kubelet's prefix the line's own date is its ti
   CHECK(parse_log("INFO 12-03 10:00:01 x\n", true).lines[0].time == "12-03 10:00:01");
 }
 
-TEST_CASE("log lines: a timestamp of 60,000 digits is no kubelet time and does not crash (issue 41)") {
+TEST_CASE(
+    "log lines: a timestamp of 60,000 digits is no kubelet time and does not crash (issue 41)") {
   // std::regex recursed once per digit of the fraction and overflowed the stack.
   const std::string word = "2026-12-03T10:00:01." + std::string(60'000, '7') + "Z";
   const auto log = parse_log(word + " after\n" + std::string(60'000, '1') + "\n", true);
