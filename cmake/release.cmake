@@ -1,7 +1,8 @@
 # Release linkage and the build facts `version` prints.
 #
-# ICHECK_STATIC links kubectl-dynamo_icheck fully static (glibc, libstdc++, Boost, yaml-cpp from
-# Debian's .a files) so one archive runs on any Linux of its architecture, as krew users expect.
+# ICHECK_STATIC links kubectl-dynamo_icheck fully static (glibc, libstdc++, Boost, yaml-cpp, RE2
+# from Debian's .a files) so one archive runs on any Linux of its architecture, as krew users
+# expect.
 option(ICHECK_STATIC "Link kubectl-dynamo_icheck fully static (release builds)" OFF)
 
 if(ICHECK_STATIC)
@@ -19,6 +20,19 @@ else()
   set(ICHECK_YAML yaml-cpp)
   set(ICHECK_LINKAGE "dynamic")
 endif()
+
+# RE2 matches the rows' patterns over text from outside in linear time (DESIGN.md): Debian's
+# libre2-dev (2022-06-01, no abseil); its archive when linking static. One interface target.
+find_package(Threads REQUIRED)
+find_path(ICHECK_RE2_INCLUDE_DIR re2/re2.h REQUIRED)
+if(ICHECK_STATIC)
+  find_library(ICHECK_RE2_LIBRARY NAMES libre2.a REQUIRED)
+else()
+  find_library(ICHECK_RE2_LIBRARY NAMES re2 REQUIRED)
+endif()
+add_library(icheck_re2 INTERFACE)
+target_include_directories(icheck_re2 SYSTEM INTERFACE ${ICHECK_RE2_INCLUDE_DIR})
+target_link_libraries(icheck_re2 INTERFACE ${ICHECK_RE2_LIBRARY} Threads::Threads)
 
 if(NOT ICHECK_COMMIT)
   execute_process(COMMAND git rev-parse --short=12 HEAD

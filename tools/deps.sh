@@ -7,7 +7,7 @@
 set -eu
 packages="cmake ninja-build g++ ccache python3 python3-yaml busybox-static file clang-format
   libboost1.81-dev libboost-json1.81-dev libboost-filesystem1.81-dev
-  libyaml-cpp-dev libcli11-dev doctest-dev
+  libyaml-cpp-dev libre2-dev libcli11-dev doctest-dev
   ucx-utils ibverbs-utils"
 release=""
 for arg in "$@"; do
@@ -21,8 +21,9 @@ sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
 if [ -n "$release" ]; then
   dpkg --print-foreign-architectures | grep -qx arm64 || $sudo dpkg --add-architecture arm64
+  # libre2-dev is Multi-Arch: same: its arm64 package installs beside the amd64 one.
   packages="$packages g++-aarch64-linux-gnu libboost-json1.81-dev:arm64 libboost-filesystem1.81-dev:arm64
-    qemu-user-static"
+    libre2-dev:arm64 qemu-user-static"
 fi
 missing=""
 for p in $packages; do

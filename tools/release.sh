@@ -52,6 +52,8 @@ arm64_missing() {
   for lib in libboost_json.a libboost_filesystem.a; do
     [ -f /usr/lib/aarch64-linux-gnu/$lib ] || echo "/usr/lib/aarch64-linux-gnu/$lib (libboost-${lib#libboost_}:arm64; needs 'dpkg --add-architecture arm64')"
   done
+  [ -f /usr/lib/aarch64-linux-gnu/libre2.a ] ||
+    echo "/usr/lib/aarch64-linux-gnu/libre2.a (libre2-dev:arm64; needs 'dpkg --add-architecture arm64')"
   [ -f /opt/dynamo-icheck/arm64-sysroot/usr/lib/aarch64-linux-gnu/libyaml-cpp.a ] ||
     [ -f /usr/lib/aarch64-linux-gnu/libyaml-cpp.a ] ||
     echo "libyaml-cpp.a for arm64 (libyaml-cpp-dev:arm64, which cannot be co-installed with the amd64 one: tools/deps.sh --release extracts it)"

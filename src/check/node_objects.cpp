@@ -3,7 +3,6 @@
 #include "exec/child.hpp"
 
 #include <algorithm>
-#include <regex>
 
 namespace icheck::check {
 namespace {
@@ -11,9 +10,12 @@ namespace {
 constexpr std::size_t kOutputCap = 32u << 20;  // a GPU node's object lists its images: ~100 KB
 constexpr std::chrono::milliseconds kDeadline{15'000};
 
+// An RFC 1123 subdomain: 1 to 253 of [-a-z0-9.], starting and ending with [a-z0-9].
 bool is_node_name(const std::string& name) {
-  static const std::regex subdomain(R"([a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?)");
-  return std::regex_match(name, subdomain);
+  auto alnum = [](char ch) { return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9'); };
+  return !name.empty() && name.size() <= 253 && alnum(name.front()) && alnum(name.back()) &&
+         std::all_of(name.begin(), name.end(),
+                     [&](char ch) { return alnum(ch) || ch == '-' || ch == '.'; });
 }
 
 }  // namespace

@@ -1,13 +1,14 @@
 #include "check/pod_read.hpp"
 
 #include "exec/child.hpp"
+#include "kube/denial.hpp"
 #include "kube/kubectl_argv.hpp"
 #include "stream/http_get.hpp"
 #include "stream/request.hpp"
 #include "util/duration.hpp"
 
 #include <boost/json.hpp>
-#include <regex>
+#include <cctype>
 
 namespace icheck::check {
 namespace {
@@ -59,6 +60,19 @@ std::optional<ReadResult> through_proxy(PodExec& pod_exec, const std::string& so
   return r;
 }
 
+// "Error from server (Forbidden): " at the start of a line, taken off.
+std::string without_server_lead(const std::string& line) {
+  constexpr std::string_view lead = "Error from server (";
+  if (!line.starts_with(lead))
+    return line;
+  auto at = lead.size();
+  while (at < line.size() && std::isalpha(static_cast<unsigned char>(line[at])))
+    ++at;
+  if (at == lead.size() || line.compare(at, 3, "): ") != 0)
+    return line;
+  return line.substr(at + 3);
+}
+
 // kubectl's last stderr line without its "Error from server (X): " lead.
 std::string kubectl_said(const std::string& err) {
   auto end = err.find_last_not_of("\r\n");
@@ -66,8 +80,7 @@ std::string kubectl_said(const std::string& err) {
     return "kubectl said nothing";
   auto start = err.rfind('\n', end);
   auto line = err.substr(start == std::string::npos ? 0 : start + 1, end - start);
-  static const std::regex lead(R"(^Error from server \([A-Za-z]+\): )");
-  return std::regex_replace(line, lead, "");
+  return without_server_lead(line);
 }
 
 ReadResult through_kubectl(std::vector<std::string> argv, std::size_t cap,
@@ -152,17 +165,8 @@ PodReads read_pod(PodExec& pod_exec, const KubeSession& session, const kube::Pod
 }
 
 Denied denied_parts(const std::string& message) {
-  static const std::regex user(R"(User \"([^\"]*)\")");
-  static const std::regex action(R"(cannot (\w+) resource \"([^\"]+)\")");
-  Denied d;
-  std::smatch m;
-  if (std::regex_search(message, m, user))
-    d.user = m[1];
-  if (std::regex_search(message, m, action)) {
-    d.verb = m[1];
-    d.resource = m[2];
-  }
-  return d;
+  auto parts = kube::denial(message);
+  return {std::move(parts.user), std::move(parts.verb), std::move(parts.resource)};
 }
 
 }  // namespace icheck::check

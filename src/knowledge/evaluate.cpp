@@ -3,9 +3,19 @@
 #include "knowledge/version.hpp"
 
 #include <algorithm>
+#include <re2/re2.h>
 
 namespace icheck::knowledge {
 namespace {
+
+// The part of a fact's value that is judged (DESIGN.md: outside text is bounded before judging).
+std::string_view judged(std::string_view value) {
+  return value.substr(0, kMaxJudged);
+}
+
+bool found(const Condition& c, std::string_view value) {
+  return c.regex && RE2::PartialMatch(judged(value), *c.regex);
+}
 
 bool one_of(const std::vector<std::string>& values, std::string_view v) {
   return std::find(values.begin(), values.end(), v) != values.end();
@@ -28,13 +38,26 @@ bool holds(const Condition& c, const FactMap& facts) {
     return !one_of(c.values, *value);
   case Op::matches:
   case Op::imatches:
-    return c.regex && std::regex_search(value->begin(), value->end(), *c.regex);
+    return found(c, *value);
+  case Op::not_matches:
+  case Op::not_imatches:
+    return c.regex && !found(c, *value);
   case Op::version:
-    return version_in(*value, c.bounds);
+    return version_in(judged(*value), c.bounds);
   case Op::present:
     break;
   }
   return false;
+}
+
+std::optional<Span> match_span(const Condition& c, std::string_view text) {
+  if (!c.regex || (c.op != Op::matches && c.op != Op::imatches))
+    return std::nullopt;
+  const auto body = judged(text);
+  re2::StringPiece whole;
+  if (!c.regex->Match(body, 0, body.size(), RE2::UNANCHORED, &whole, 1))
+    return std::nullopt;
+  return Span{static_cast<std::size_t>(whole.data() - body.data()), whole.size()};
 }
 
 bool fires(const Row& row, const FactMap& facts) {

@@ -7,7 +7,10 @@
 #include "knowledge/facts.hpp"
 #include "knowledge/row.hpp"
 
+#include <cstddef>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace icheck::knowledge {
@@ -18,7 +21,19 @@ struct Hit {
   std::string next;
 };
 
+// A value longer than this is judged by its first kMaxJudged bytes (a 40 KB UCX_TLS, a NIXL
+// version line of any length): outside text is bounded before it is judged.
+inline constexpr std::size_t kMaxJudged = 4096;
+
 bool holds(const Condition& c, const FactMap& facts);
+
+// Where a matches/imatches condition finds its pattern in `text` (the leftmost match), to show
+// the line around it; nullopt for other operators or no match.
+struct Span {
+  std::size_t at = 0;
+  std::size_t length = 0;
+};
+std::optional<Span> match_span(const Condition& c, std::string_view text);
 bool fires(const Row& row, const FactMap& facts);
 
 // "{env.UCX_TLS}" -> the fact's value; a fact not known reads "(unknown)".

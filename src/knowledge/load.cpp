@@ -3,6 +3,7 @@
 #include "knowledge/version.hpp"
 
 #include <algorithm>
+#include <re2/re2.h>
 #include <set>
 #include <stdexcept>
 #include <yaml-cpp/yaml.h>
@@ -61,22 +62,27 @@ report::Status status(const std::string& s) {
 }
 
 Op op_named(const std::string& s) {
-  for (auto op :
-       {Op::equals, Op::in, Op::not_in, Op::matches, Op::imatches, Op::version, Op::present})
+  for (auto op : {Op::equals, Op::in, Op::not_in, Op::matches, Op::imatches, Op::not_matches,
+                  Op::not_imatches, Op::version, Op::present})
     if (to_string(op) == s)
       return op;
   throw Bad("unknown operator '" + s + "'");
 }
 
+bool is_pattern(Op op) {
+  return op == Op::matches || op == Op::imatches || op == Op::not_matches || op == Op::not_imatches;
+}
+
+// RE2 (linear time, no look-around or back-references): a pattern it cannot compile is a bad row.
 void compile(Condition& c, const std::string& pattern) {
-  auto flags = std::regex::ECMAScript | std::regex::optimize;
-  if (c.op == Op::imatches)
-    flags |= std::regex::icase;
-  try {
-    c.regex = std::make_shared<const std::regex>(pattern, flags);
-  } catch (const std::regex_error& e) {
-    throw Bad("bad regex '" + pattern + "': " + e.what());
-  }
+  RE2::Options options;
+  options.set_log_errors(false);
+  options.set_case_sensitive(c.op != Op::imatches && c.op != Op::not_imatches);
+  auto re = std::make_shared<const RE2>(pattern, options);
+  if (!re->ok())
+    throw Bad("bad regex '" + pattern +
+              "' (RE2 syntax: no look-around, no back-references): " + re->error());
+  c.regex = std::move(re);
 }
 
 Condition condition(const YAML::Node& n) {
@@ -115,7 +121,7 @@ Condition condition(const YAML::Node& n) {
                         }() +
                         "]");
   }
-  if (c.op == Op::matches || c.op == Op::imatches)
+  if (is_pattern(c.op))
     compile(c, c.values.front());
   if (c.op == Op::version) {
     auto bounds = parse_version_range(c.values.front());
@@ -212,6 +218,10 @@ std::string_view to_string(Op op) {
     return "matches";
   case Op::imatches:
     return "imatches";
+  case Op::not_matches:
+    return "not_matches";
+  case Op::not_imatches:
+    return "not_imatches";
   case Op::version:
     return "version";
   case Op::present:

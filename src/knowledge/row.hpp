@@ -7,15 +7,28 @@
 
 #include <map>
 #include <memory>
-#include <regex>
 #include <string>
 #include <vector>
+
+namespace re2 {
+class RE2;
+}
 
 namespace icheck::knowledge {
 
 enum class Kind { trouble, signature };
 
-enum class Op { equals, in, not_in, matches, imatches, version, present };
+enum class Op {
+  equals,
+  in,
+  not_in,
+  matches,
+  imatches,
+  not_matches,
+  not_imatches,
+  version,
+  present
+};
 
 // One comparator of a `version:` condition: ">=1.3.0" is {">=", {1, 3, 0}}.
 struct VersionBound {
@@ -29,7 +42,9 @@ struct Condition {
   std::vector<std::string> values;   // equals: one; in/not_in: the list; matches: the pattern
   std::vector<VersionBound> bounds;  // version
   bool present = true;               // present
-  std::shared_ptr<const std::regex> regex;  // matches/imatches: compiled once, at load
+  // matches/imatches/not_matches/not_imatches: compiled once, at load, by RE2 (linear time: the
+  // text judged comes from outside, DESIGN.md).
+  std::shared_ptr<const re2::RE2> regex;
   std::string text;  // the operator and value as written, for the docs and errors
 };
 

@@ -25,12 +25,12 @@
 //   or port?` (shared/reference/kubectl.md §1.6, §3.3, observed with kubectl 1.31).
 #include "kube/exec_failure.hpp"
 
+#include "kube/denial.hpp"
 #include "util/duration.hpp"
 #include "util/signal_name.hpp"
 
 #include <csignal>
 #include <optional>
-#include <regex>
 #include <sstream>
 #include <vector>
 
@@ -39,11 +39,6 @@ namespace {
 
 bool has(const std::string& text, std::string_view needle) {
   return text.find(needle) != std::string::npos;
-}
-
-std::string capture(const std::string& text, const std::regex& pattern) {
-  std::smatch match;
-  return std::regex_search(text, match, pattern) ? match[1].str() : std::string();
 }
 
 // The last line that says something: kubectl's own error comes last, after relayed output.
@@ -88,10 +83,9 @@ ExecFailure no_shell(const ExecTarget& t) {
 }
 
 ExecFailure forbidden(const ExecOutcome& o, const ExecTarget& t) {
-  static const std::regex user(R"(User \"([^\"]*)\")");
-  static const std::regex verb(R"(cannot (\w+) resource \"pods/exec\")");
-  auto who = capture(o.stderr_text, user);
-  auto action = capture(o.stderr_text, verb);
+  const auto denied = denial(o.stderr_text, "pods/exec");
+  const auto& who = denied.user;
+  auto action = denied.verb;
   if (action.empty())
     action = "create";
   return {ExecFailureKind::forbidden,
@@ -101,8 +95,7 @@ ExecFailure forbidden(const ExecOutcome& o, const ExecTarget& t) {
 }
 
 ExecFailure completed(const ExecOutcome& o, const ExecTarget& t) {
-  static const std::regex phase(R"(current phase is (\w+))");
-  auto current = capture(o.stderr_text, phase);
+  auto current = word_after(o.stderr_text, "current phase is ");
   return {ExecFailureKind::completed_pod,
           "pod has completed (phase " + (current.empty() ? "Succeeded/Failed" : current) +
               "); nothing runs in it to probe",
@@ -110,8 +103,7 @@ ExecFailure completed(const ExecOutcome& o, const ExecTarget& t) {
 }
 
 ExecFailure connection_refused(const ExecOutcome& o) {
-  static const std::regex server(R"(The connection to the server (\S+) was refused)");
-  auto host = capture(o.stderr_text, server);
+  auto host = token_between(o.stderr_text, "The connection to the server ", " was refused");
   return {ExecFailureKind::connection_refused,
           "API server " + (host.empty() ? "" : host + " ") + "refused the connection",
           "kubectl cluster-info"};

@@ -1,19 +1,38 @@
 // YAML from the JSON document, through yaml-cpp's emitter.
 #include "report/render.hpp"
 
+#include <algorithm>
 #include <boost/json.hpp>
+#include <set>
+#include <string_view>
 #include <yaml-cpp/yaml.h>
-
-#include <regex>
 
 namespace icheck::report {
 namespace {
 
-// Strings that a YAML reader would take for another type must be quoted.
-bool needs_quotes(const std::string& s) {
-  static const std::regex other_type(
-      R"(^$|^[-+]?(\.?[0-9][0-9_.eE+-]*|0x[0-9a-fA-F]+|\.inf|\.Inf|\.nan|\.NaN)$|^(true|false|yes|no|on|off|null|y|n|True|False|Yes|No|On|Off|Null|NULL|TRUE|FALSE|YES|NO|Y|N|~)$)");
-  return std::regex_match(s, other_type);
+// Strings that a YAML reader would take for another type must be quoted: empty, a number (sign,
+// digits, '.', '_', exponent; hex; .inf/.nan) or a YAML 1.1 boolean or null word.
+bool needs_quotes(std::string_view s) {
+  static const std::set<std::string_view> words{
+      "true", "false", "yes", "no",   "on",   "off",  "null",  "y",   "n",  "True", "False", "Yes",
+      "No",   "On",    "Off", "Null", "NULL", "TRUE", "FALSE", "YES", "NO", "Y",    "N",     "~"};
+  if (s.empty() || words.contains(s))
+    return true;
+  auto digit = [](char ch) { return ch >= '0' && ch <= '9'; };
+  auto t = s;
+  if (t.front() == '-' || t.front() == '+')
+    t.remove_prefix(1);
+  if (t == ".inf" || t == ".Inf" || t == ".nan" || t == ".NaN")
+    return true;
+  if (t.size() > 2 && t.starts_with("0x") && std::all_of(t.begin() + 2, t.end(), [&](char ch) {
+        return digit(ch) || (ch >= 'a' && ch <= 'f') || (ch >= 'A' && ch <= 'F');
+      }))
+    return true;
+  if (!t.empty() && t.front() == '.')
+    t.remove_prefix(1);
+  return !t.empty() && digit(t.front()) && std::all_of(t.begin() + 1, t.end(), [&](char ch) {
+    return digit(ch) || std::string_view("_.eE+-").find(ch) != std::string_view::npos;
+  });
 }
 
 void emit(YAML::Emitter& out, const boost::json::value& v) {

@@ -22,16 +22,14 @@ bool is_text_fact(const std::string& fact) {
   return fact == "log.line" || fact == "event.message";
 }
 
-// Where the row's text condition matched, to cut the shown line around it.
+// Where the row's text condition matched (RE2's leftmost match), to cut the shown line around it.
 std::string shown_match(const knowledge::Row& row, const std::string& text,
                         const std::string& fact) {
   for (const auto& c : row.when) {
-    if (c.fact != fact || !is_text_fact(c.fact) || !c.regex)
+    if (c.fact != fact || !is_text_fact(c.fact))
       continue;
-    std::smatch m;
-    if (std::regex_search(text, m, *c.regex))
-      return shown_around(text, static_cast<std::size_t>(m.position(0)),
-                          static_cast<std::size_t>(m.length(0)));
+    if (auto span = knowledge::match_span(c, text))
+      return shown_around(text, span->at, span->length);
   }
   return shown_around(text, 0, 0);
 }

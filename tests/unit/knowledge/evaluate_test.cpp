@@ -4,6 +4,7 @@
 #include "knowledge/finding.hpp"
 #include "knowledge/load.hpp"
 
+#include <algorithm>
 #include <doctest/doctest.h>
 
 using namespace icheck::knowledge;
@@ -47,13 +48,62 @@ TEST_CASE("evaluate: in and not_in") {
   CHECK_FALSE(fires(n, FactMap{}));  // not_in needs the fact known
 }
 
-TEST_CASE("evaluate: matches and imatches (search, ECMAScript)") {
+TEST_CASE("evaluate: matches and imatches (search, RE2)") {
   auto r = row_with("      - {fact: log.line, matches: 'NIXL_ERR_[A-Z_]+'}\n");
   CHECK(fires(r, facts({{"log.line", "E nixl: NIXL_ERR_BACKEND in transfer"}})));
   CHECK_FALSE(fires(r, facts({{"log.line", "nixl_err_backend"}})));
   auto i = row_with("      - {fact: log.line, imatches: 'expandable_segments:\\s*true'}\n");
   CHECK(fires(i, facts({{"log.line", "EXPANDABLE_SEGMENTS:True"}})));
   CHECK_FALSE(fires(i, facts({{"log.line", "expandable_segments:False"}})));
+}
+
+TEST_CASE("evaluate: not_matches and not_imatches hold on a known fact without the pattern") {
+  auto n = row_with("      - {fact: env.UCX_TLS, not_matches: '^\\^|\\bcuda'}\n");
+  CHECK(fires(n, facts({{"env.UCX_TLS", "rc,tcp"}})));
+  CHECK(fires(n, facts({{"env.UCX_TLS", ""}})));
+  CHECK_FALSE(fires(n, facts({{"env.UCX_TLS", "rc,cuda_copy"}})));
+  CHECK_FALSE(fires(n, facts({{"env.UCX_TLS", "^tcp"}})));
+  CHECK_FALSE(fires(n, FactMap{}));  // unknown never concludes
+  auto i = row_with("      - {fact: env.UCX_TLS, not_imatches: 'CUDA'}\n");
+  CHECK(fires(i, facts({{"env.UCX_TLS", "rc"}})));
+  CHECK_FALSE(fires(i, facts({{"env.UCX_TLS", "cuda_ipc"}})));
+}
+
+TEST_CASE("evaluate: the match span is RE2's leftmost match, for matches and imatches only") {
+  auto r = row_with("      - {fact: log.line, imatches: 'err_[a-z]+'}\n");
+  auto span = match_span(r.when[0], "x NIXL_ERR_BACKEND y NIXL_ERR_X");
+  REQUIRE(span);
+  CHECK(span->at == 7);
+  CHECK(span->length == 11);
+  CHECK_FALSE(match_span(r.when[0], "nothing"));
+  auto n = row_with("      - {fact: log.line, not_matches: 'x'}\n");
+  CHECK_FALSE(match_span(n.when[0], "x"));
+}
+
+TEST_CASE("evaluate: a 40 KB value is judged by its first 4 KiB (issue 38)") {
+  // A UCX_TLS of 40 KB made std::regex recurse off the stack; RE2 judges the first kMaxJudged.
+  std::string tls;
+  while (tls.size() < 40'000)
+    tls += "rc_verbs,";
+  auto tail = row_with("      - {fact: env.UCX_TLS, matches: 'cuda_ipc$'}\n");
+  CHECK(fires(tail, facts({{"env.UCX_TLS", "rc_verbs,cuda_ipc"}})));
+  CHECK_FALSE(fires(tail, facts({{"env.UCX_TLS", (tls + "cuda_ipc").c_str()}})));
+  auto version = row_with("      - {fact: version.nixl, version: \"<1\"}\n");
+  CHECK(fires(version, facts({{"version.nixl", ("0." + std::string(40'000, '9')).c_str()}})));
+  // Every trouble row over the 40 KB value: it completes, with the answer of its first 4 KiB.
+  FactMap f;
+  f.set("engine.kv_backend", "nixl");
+  f.set("fabric.link_layer", "InfiniBand");
+  f.set("env.UCX_TLS", tls);
+  std::vector<std::string> ids;
+  for (const auto& hit : evaluate(trouble_rows(), f))
+    ids.push_back(hit.row->id);
+  CHECK(std::find(ids.begin(), ids.end(), "ucx-tls-without-cuda-transport") != ids.end());
+  CHECK(std::find(ids.begin(), ids.end(), "ucx-tls-rc-without-auxiliary") != ids.end());
+  CHECK(std::find(ids.begin(), ids.end(), "ucx-tls-without-rdma-on-rdma-fabric") == ids.end());
+  f.set("env.UCX_TLS", "ud," + tls);  // an auxiliary transport first: the row stays quiet
+  for (const auto& hit : evaluate(trouble_rows(), f))
+    CHECK(hit.row->id != "ucx-tls-rc-without-auxiliary");
 }
 
 TEST_CASE("evaluate: version") {

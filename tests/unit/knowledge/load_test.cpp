@@ -87,6 +87,20 @@ TEST_CASE("load: clear errors") {
   CHECK(load_file({"t.yaml", "kind: [unterminated"}).error().message.starts_with("t.yaml: "));
 }
 
+TEST_CASE("load: patterns are RE2: look-around and back-references fail the row, named") {
+  for (const std::string pattern : {"'^(?!efa$).+'", "'(?<=a)b'", "'(a)\\1'", "'a(?=b)'"}) {
+    const auto error = error_with("version: \">=0.3 <2\"}", "matches: " + pattern + "}");
+    CHECK_MESSAGE(error.starts_with("t.yaml: row side-channel: bad regex"), error);
+    CHECK_MESSAGE(error.find("RE2") != std::string::npos, error);
+  }
+  const auto rows = load_file({"t.yaml", kGood.substr(0, kGood.find("      - {fact: version")) +
+                                             "      - {fact: version.nixl, not_imatches: 'RC'}\n" +
+                                             kGood.substr(kGood.find("    detail:"))});
+  REQUIRE_MESSAGE(rows.has_value(), (rows ? "" : rows.error().message));
+  CHECK(rows->front().when[1].op == Op::not_imatches);
+  CHECK(to_string(rows->front().when[1].op) == "not_imatches");
+}
+
 TEST_CASE("load: a signature row names who prints the line") {
   std::string text = kGood;
   text.replace(0, 13, "kind: signature");

@@ -145,3 +145,29 @@ TEST_CASE("a multinode worker's leader or worker pod is named in the table and i
   CHECK(targets[1].at("multinode") == "leader");
   CHECK_FALSE(targets[0].as_object().contains("multinode"));  // single-node pods carry none
 }
+
+TEST_CASE("yaml quotes every string a YAML reader would take for a number, bool or null") {
+  boost::json::object o;
+  const std::vector<std::string> quoted{
+      "",      "1",    "-1.5e3", "+.5",  "1.2.3",
+      "1_000", "0x1F", "-0xff",  ".inf", "-.NaN",
+      "yes",   "Off",  "~",      "NULL", std::string(60'000, '7')};
+  const std::vector<std::string> plain{"1a", "0x",   "0xg",    "v1.2",
+                                       ".x", "yess", "rc,tcp", std::string(60'000, '7') + "a"};
+  for (std::size_t i = 0; i < quoted.size(); ++i)
+    o["q" + std::to_string(i)] = quoted[i];
+  for (std::size_t i = 0; i < plain.size(); ++i)
+    o["p" + std::to_string(i)] = plain[i];
+  const auto text = to_yaml(o);
+  const auto yaml = YAML::Load(text);
+  for (std::size_t i = 0; i < quoted.size(); ++i) {
+    const auto node = yaml["q" + std::to_string(i)];
+    CHECK_MESSAGE(node.Tag() == "!", quoted[i].substr(0, 20));
+    CHECK(node.as<std::string>() == quoted[i]);
+  }
+  for (std::size_t i = 0; i < plain.size(); ++i) {
+    const auto node = yaml["p" + std::to_string(i)];
+    CHECK_MESSAGE(node.Tag() == "?", plain[i].substr(0, 20));
+    CHECK(node.as<std::string>() == plain[i]);
+  }
+}

@@ -38,6 +38,36 @@ TEST_CASE("log lines: without the kubelet's prefix the line's own date is its ti
   CHECK(parse_log("INFO 12-03 10:00:01 x\n", true).lines[0].time == "12-03 10:00:01");
 }
 
+TEST_CASE(
+    "log lines: a timestamp of 60,000 digits is no kubelet time and does not crash (issue 41)") {
+  // std::regex recursed once per digit of the fraction and overflowed the stack.
+  const std::string word = "2026-12-03T10:00:01." + std::string(60'000, '7') + "Z";
+  const auto log = parse_log(word + " after\n" + std::string(60'000, '1') + "\n", true);
+  REQUIRE(log.lines.size() == 2);
+  CHECK(log.cut == 2);
+  CHECK(log.lines[0].text.starts_with("2026-12-03T10:00:01.777"));  // the kubelet's has <= 9
+  CHECK(log.lines[0].time.size() == 64);  // the line's own date, read in its first 64 bytes
+  CHECK(log.lines[1].time.empty());
+  CHECK(parse_log("2026-12-03T10:00:01.123456789Z x\n", true).lines[0].time ==
+        "2026-12-03T10:00:01.123456789Z");
+  CHECK(parse_log("2026-12-03T10:00:01.1234567890Z x\n", true).lines[0].time.size() == 31);
+}
+
+TEST_CASE("log lines: the own date after up to two non-word characters and a level") {
+  const auto log = parse_log("> [2026-12-03 10:00:02] x\n"
+                             "WARNING  12-03 10:00:01.5 x\n"
+                             "*** 12-03 10:00:01 three marks\n"
+                             "W1203 10:00:04 glog without fraction\n"
+                             "INFO12-03 10:00:01 no blank after the level\n",
+                             false);
+  REQUIRE(log.lines.size() == 5);
+  CHECK(log.lines[0].time == "2026-12-03 10:00:02");
+  CHECK(log.lines[1].time == "12-03 10:00:01.5");
+  CHECK(log.lines[2].time.empty());
+  CHECK(log.lines[3].time == "1203 10:00:04");
+  CHECK(log.lines[4].time.empty());
+}
+
 TEST_CASE("log lines: cut at 4 KiB on a UTF-8 boundary, counted / secrets masked before the cut") {
   std::string long_line(kMaxLogLine - 1, 'a');
   long_line += "\xc3\xa9tail";  // the 2-byte é straddles the limit

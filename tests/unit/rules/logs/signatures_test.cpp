@@ -96,3 +96,46 @@ TEST_CASE("shown around: a long line is cut around its match, on UTF-8 boundarie
   const auto cut = rules::shown_around(accents, 0, 0, 21);
   CHECK(cut == std::string(accents, 0, 20) + "…");  // never half an é
 }
+
+TEST_CASE("signatures: a crafted 4 KiB line against every signature row completes (issue 40)") {
+  // `ibv_create_ah() for ` repeated held std::regex's backtracking for minutes per line (the
+  // ucx-ibv-create-ah-failed row's `ibv_create_ah\(.*\) for .* failed: `); RE2 is linear.
+  std::string crafted;
+  while (crafted.size() < probe::kMaxLogLine)
+    crafted += "ibv_create_ah() for ";
+  rules::WorkerEvidence quiet;
+  quiet.logs.push_back(log_of("current", "2026-12-03T10:00:00Z " + crafted + "\n"));
+  CHECK(rules::signature_findings(knowledge::signature_rows(), quiet).empty());
+
+  // The same line ending in the failure: the row fires, its shown part cut around RE2's match.
+  const std::string failed = crafted.substr(0, 3000) + "failed: Invalid argument";
+  rules::WorkerEvidence loud;
+  loud.logs.push_back(log_of("current", "2026-12-03T10:00:00Z " + failed + "\n"));
+  const auto found = rules::signature_findings(knowledge::signature_rows(), loud);
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].name == "gid");
+  CHECK(found[0].detail.find("ibv_create_ah() for ibv_create_ah()") != std::string::npos);
+
+  // Every row's own failing line, repeated to 4 KiB: each row's pattern runs over it.
+  for (const auto& row : knowledge::signature_rows()) {
+    auto line = row.failing.count("log.line") ? row.failing.at("log.line") : std::string("x");
+    std::string long_line;
+    while (long_line.size() < probe::kMaxLogLine)
+      long_line += line + " ";
+    rules::WorkerEvidence e;
+    e.logs.push_back(log_of("current", "2026-12-03T10:00:00Z " + long_line + "\n"));
+    CHECK_NOTHROW(rules::signature_findings(knowledge::signature_rows(), e));
+  }
+}
+
+TEST_CASE("signatures: the shown line is cut around where RE2 matched, not at its start") {
+  const std::string line = std::string(2000, 'a') + " NIXL_ERR_BACKEND " + std::string(1000, 'b');
+  rules::WorkerEvidence e;
+  e.logs.push_back(log_of("current", "2026-12-03T10:00:00Z " + line + "\n"));
+  const auto found = rules::signature_findings(knowledge::signature_rows(), e);
+  REQUIRE_FALSE(found.empty());
+  bool shown = false;
+  for (const auto& f : found)
+    shown = shown || f.detail.find("NIXL_ERR_BACKEND") != std::string::npos;
+  CHECK(shown);
+}
