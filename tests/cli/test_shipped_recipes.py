@@ -13,8 +13,18 @@ RECIPES = os.path.join(TESTS, "recipes")
 
 # (recipe folder relative to tests/recipes, row id): why the row is right on the shipped recipe.
 REAL_FINDINGS = {
-    ("kimi-k3/trtllm/disagg-gb200", "ucx-tls-excludes-cuda-ipc-on-mnnvl"):
-        "UCX_TLS excludes cuda_ipc beside UCX_CUDA_IPC_ENABLE_MNNVL=y (ai-dynamo/dynamo #14357)",
+    ("kimi-k3/vllm/disagg-gb200-agentic", "ucx-mnnvl-enabled-but-cuda-ipc-excluded"):
+        "UCX_TLS=^cuda_ipc beside UCX_CUDA_IPC_ENABLE_MNNVL=y cancel out: KV never takes NVLink "
+        "(ai-dynamo/dynamo #14357)",
+    ("qwen3-235b-a22b-fp8/trtllm/disagg/blackwell", "trtllm-nixl-max-tokens-in-buffer-unset"):
+        "cache_transceiver_config backend DEFAULT (NIXL) without max_tokens_in_buffer: TRT-LLM warns "
+        "'may use dynamic buffer which will fail with NIXL backend' for inputs above the buffer "
+        "(ai-dynamo/dynamo #5523 set it to 16384 in the recipes it touched)",
+    ("qwen3-235b-a22b-fp8/trtllm/disagg/hopper", "trtllm-nixl-max-tokens-in-buffer-unset"):
+        "the same, on the Hopper variant (ai-dynamo/dynamo #5523)",
+    ("deepseek-r1/vllm/disagg", "vllm-nixl-kv-lease-default-giant-model"):
+        "NixlConnector's 30 s KV lease on a 671B model, which aws-samples/aws-do-eks #84 had to raise "
+        "to 300 s after decode read freed blocks (a preflight warn)",
 }
 
 
@@ -31,6 +41,8 @@ class ShippedRecipesFireNoRow(unittest.TestCase):
         fired = {}
         for d in recipe_dirs():
             p = subprocess.run([PLUGIN, "env", d, "-o", "json"], capture_output=True, text=True, timeout=60)
+            if p.returncode == 3 and "no DynamoGraphDeployment could be checked" in p.stderr:
+                continue  # a recipe of plain Deployments (tokenspeed): nothing for env to judge
             self.assertIn(p.returncode, (0, 1, 2), d + ": " + p.stderr[-500:])
             doc = json.loads(p.stdout)
             for t in doc["targets"]:

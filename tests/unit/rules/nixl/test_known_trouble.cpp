@@ -73,7 +73,9 @@ TEST_CASE("nixl rules: NIXL 0.10.0 is a known issue (vllm #35799), a version out
   CHECK(f->required);
   CHECK(f->detail.starts_with("NIXL 0.10.0: NIXL 0.10.0 changed UCX transport selection"));
   CHECK(f->detail.ends_with("(vllm-project/vllm #35799)"));
-  CHECK(f->next == "use NIXL 0.10.1 or later (or earlier than 0.10.0)");
+  CHECK(f->next ==
+        "no NIXL release is known to fix it (vllm #35799 is open; the bound is the reported "
+        "version): use a NIXL earlier than 0.10.0, as vLLM pins (vllm PR #35495)");
   // nixl-cu13 1.0.0's row needs UCX_MODULE_DIR unset: the versions alone do not say it (the pod's
   // whole environment does, rules/known/stack_facts.cpp).
   out = rules::judge_nixl(with_version("nixl_cu13", "1.0.0"), {});
