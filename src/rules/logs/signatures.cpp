@@ -60,7 +60,7 @@ std::string engine_words(const std::string& line) {
   // sglang/srt/managers/tokenizer_manager.py) and any "prompt"/"messages" field printed after it.
   static constexpr std::string_view markers[] = {
       "Received request ", "Receive: obj=", " details: prompt", "prompt: ",    "prompt=",
-      "'prompt':",         "\"prompt\":",    "\"messages\":", "'messages':", "messages=["};
+      "'prompt':",         "\"prompt\":",   "\"messages\":",    "'messages':", "messages=["};
   std::size_t cut = line.size();
   for (auto m : markers)
     if (auto at = line.find(m); at != std::string::npos)

@@ -268,11 +268,16 @@ std::optional<Finding> decode_without_kv(const KvMetricsInput& in, const Moved& 
 
 // Counters the worker exposes below zero: what they say cannot be, so they are not judged.
 std::optional<Finding> implausible(const KvMetricsInput& in) {
-  static constexpr const char* counters[] = {
-      "vllm:nixl_num_failed_transfers_total", "vllm:nixl_num_failed_notifications_total",
-      "sglang:num_transfer_failed_reqs_total", "sglang:num_bootstrap_failed_reqs_total",
-      "agent_errors_total", "vllm:nixl_bytes_transferred_sum", "vllm:nixl_xfer_time_seconds_sum",
-      "agent_tx_bytes_total", "agent_rx_bytes_total", "sglang:kv_transfer_total_mb_sum"};
+  static constexpr const char* counters[] = {"vllm:nixl_num_failed_transfers_total",
+                                             "vllm:nixl_num_failed_notifications_total",
+                                             "sglang:num_transfer_failed_reqs_total",
+                                             "sglang:num_bootstrap_failed_reqs_total",
+                                             "agent_errors_total",
+                                             "vllm:nixl_bytes_transferred_sum",
+                                             "vllm:nixl_xfer_time_seconds_sum",
+                                             "agent_tx_bytes_total",
+                                             "agent_rx_bytes_total",
+                                             "sglang:kv_transfer_total_mb_sum"};
   std::string bad;
   for (const char* name : counters)
     for (const auto& e : in.reads->endpoints) {
@@ -281,7 +286,8 @@ std::optional<Finding> implausible(const KvMetricsInput& in) {
       const auto a = probe::metric_sum(e.first.page, name, {});
       const auto b = probe::metric_sum(e.second.page, name, {});
       if (a && b && (*a < 0 || *b < 0)) {
-        bad += (bad.empty() ? "" : "; ") + std::string(name) + " " + number(*a) + " -> " + number(*b);
+        bad +=
+            (bad.empty() ? "" : "; ") + std::string(name) + " " + number(*a) + " -> " + number(*b);
         break;
       }
     }

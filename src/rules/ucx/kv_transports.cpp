@@ -250,8 +250,9 @@ std::optional<report::Finding> tls_gpu_memory(const NodeView& v) {
   // sm), else "no active messages transport ... Destination is unreachable" (ai-dynamo/nixl #1413).
   if (!parsed.active_message)
     return finding(Layer::ucx, std::string(dynamo::kUcxTlsVar), Status::fail,
-                   shown + " has no active-message transport (rc, ud, dc, tcp, sm): NIXL's UCX "
-                           "wireup cannot connect (Destination is unreachable, ai-dynamo/nixl #1413)",
+                   shown +
+                       " has no active-message transport (rc, ud, dc, tcp, sm): NIXL's UCX "
+                       "wireup cannot connect (Destination is unreachable, ai-dynamo/nixl #1413)",
                    "add tcp (or rc) to " + std::string(dynamo::kUcxTlsVar) + ", or unset it");
   if (!parsed.cuda_copy)
     return finding(Layer::ucx, std::string(dynamo::kUcxTlsVar), Status::fail,

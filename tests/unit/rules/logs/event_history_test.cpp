@@ -12,10 +12,13 @@ namespace {
 probe::PodEvent scheduling(const std::string& time) {
   // The message kube-scheduler prints (the row rdma-resource-insufficient's failing example's
   // format: "0/N nodes are available: N Insufficient <resource>.").
-  return {"Warning", "FailedScheduling",
+  return {"Warning",
+          "FailedScheduling",
           "0/8 nodes are available: 8 Insufficient rdma/hca_shared_devices_a. preemption: 0/8 "
           "nodes are available: 8 No preemption victims found for incoming pod.",
-          1, time, "Pod/w-0"};
+          1,
+          time,
+          "Pod/w-0"};
 }
 
 }  // namespace
@@ -38,7 +41,7 @@ TEST_CASE("event history: events after the start, with fractions, or when nothin
               scheduling("yesterday")};
   rules::drop_history(e, "2026-12-03T10:00:00Z");
   CHECK(e.events.size() == 3);  // the same second, a later one, and a time not understood
-  rules::drop_history(e, "");  // no running container: every event is the present
+  rules::drop_history(e, "");   // no running container: every event is the present
   CHECK(e.events.size() == 3);
   rules::drop_history(e, "2026-12-03T10:05:01+02:00");  // not UTC: not compared
   CHECK(e.events.size() == 3);
@@ -53,7 +56,8 @@ TEST_CASE("request echo: a prompt that quotes a signature's words is the user's 
       "NIXL is not available and Releasing expired KV blocks?', params: SamplingParams(n=1)";
   CHECK(rules::engine_words(echo) == "INFO 12-03 10:00:00 [logger.py:41] ");
   rules::WorkerEvidence e;
-  e.logs.push_back({"current", probe::parse_log("2026-12-03T10:00:00Z " + echo + "\n", true), false});
+  e.logs.push_back(
+      {"current", probe::parse_log("2026-12-03T10:00:00Z " + echo + "\n", true), false});
   CHECK(rules::signature_findings(knowledge::signature_rows(), e).empty());
   // SGLang's tokenizer manager echo (Receive: obj=GenerateReqInput(text=...)).
   CHECK(rules::engine_words("[2026-12-03 10:00:00] Receive: obj=GenerateReqInput(text='UCX ERROR "
