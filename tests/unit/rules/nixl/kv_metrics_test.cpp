@@ -210,3 +210,34 @@ TEST_CASE("kv metrics: nothing read is skipped with why, never ok") {
   j = rules::judge_kv_metrics(in);
   CHECK(j.findings[0].detail == "KV-transfer metrics not read: the metrics reader timed out");
 }
+
+// Issue 40: the transfer test's plausibility rule. A figure beyond the line rate or a counter
+// below zero is a reading to distrust, said as such: never ok (observed traffic, which would
+// confirm the verdict) and never fail (failures "growing" from -100 to -50). The pages are
+// synthetic: Prometheus text of the families the vllm-decode-traffic fixtures carry, with
+// impossible values.
+
+TEST_CASE("kv metrics: 1e12 GB/s is a reading to distrust, not observed traffic") {
+  const auto j = rules::judge_kv_metrics(
+      read_twice("vllm:nixl_bytes_transferred_sum 0\nvllm:nixl_xfer_time_seconds_sum 0\n",
+                 "vllm:nixl_bytes_transferred_sum 1e21\nvllm:nixl_xfer_time_seconds_sum 1\n"));
+  const auto* f = find(j, "kv-traffic");
+  REQUIRE(f != nullptr);
+  CHECK(f->status == Status::warn);
+  CHECK_FALSE(f->is_observed_traffic);
+  CHECK_FALSE(f->required);
+  CHECK(f->detail.find("a reading to distrust") != std::string::npos);
+}
+
+TEST_CASE("kv metrics: failure counters below zero are not failures growing") {
+  const auto j = rules::judge_kv_metrics(read_twice("vllm:nixl_num_failed_transfers_total -100\n",
+                                                    "vllm:nixl_num_failed_transfers_total -50\n"));
+  CHECK(find(j, "kv-failures") == nullptr);
+  const auto* f = find(j, "kv-metrics");
+  REQUIRE(f != nullptr);
+  CHECK(f->status == Status::warn);
+  CHECK_FALSE(f->required);
+  CHECK(f->detail ==
+        "counters below zero, which no counter can be: vllm:nixl_num_failed_transfers_total -100 "
+        "-> -50: a reading to distrust, not judged");
+}
