@@ -123,8 +123,7 @@ void add_known_trouble(PodRun& run) {
     add_node_fact(p.target, pod, nodes);
     for (auto& f : knowledge::to_findings(knowledge::evaluate(knowledge::trouble_rows(), facts[i])))
       add_unique(p.target, std::move(f));
-    if (auto f = rules::known::stack_versions_finding(rules::known::stack_versions(p.node),
-                                                      facts[i], p.backends))
+    if (auto f = rules::known::stack_versions_finding(p.node.stack, facts[i], p.backends))
       add_unique(p.target, std::move(*f));
   }
   add_pairs(run, facts);

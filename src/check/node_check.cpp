@@ -35,8 +35,7 @@ void add_local_known_trouble(const probe::NodeFacts& node, report::Target& targe
   const auto facts = rules::known::pod_facts(node, {}, {}, none, {});
   for (auto& f : knowledge::to_findings(knowledge::evaluate(knowledge::trouble_rows(), facts)))
     target.findings.push_back(std::move(f));
-  if (auto f =
-          rules::known::stack_versions_finding(rules::known::stack_versions(node), facts, none))
+  if (auto f = rules::known::stack_versions_finding(node.stack, facts, none))
     target.findings.push_back(std::move(*f));
 }
 

@@ -8,6 +8,7 @@
 #include "probe/gpudirect/vm_facts.hpp"
 #include "probe/platform/platform_facts.hpp"
 #include "probe/rdma_access/limit_facts.hpp"
+#include "probe/stack/stack_versions.hpp"
 #include "probe/ucx/srq_facts.hpp"
 #include "probe/ucx/ucx_lib_facts.hpp"
 
@@ -337,6 +338,15 @@ struct NodeFacts {
 
   // UCX_*, NCCL_*, NIXL_* only; values already passed through outside::shown_value.
   std::map<std::string, std::string> transport_env;
+  // The container's whole environment (section stack_env), read once here; nullopt where it was
+  // not read (then only transport_env is known). With script_complete, a variable it lacks is
+  // unset.
+  std::optional<std::map<std::string, std::string>> whole_env;
+  // The KV stack's versions (wheels' dist-info, libnccl/libcudart names, pkg-config, CUDA's
+  // version.json, the kernel, fi_info --version); stack.read is false where they were not read.
+  StackVersions stack;
+  // /proc/modules was read: without it no module's absence is known.
+  bool modules_read = false;
 
   // Every section by name (e.g. "ibstat", "nvidia_smi_topo"), for skipped/failed reasons.
   std::map<std::string, Tool> tools;

@@ -166,6 +166,18 @@ void read_env(NodeFacts& f) {
   }
 }
 
+// The stack sections into typed facts, once: the rows' fact map is built from these only.
+void read_stack(NodeFacts& f) {
+  if (const Tool* t = f.tool("stack_versions"); t && t->found && !t->truncated)
+    f.stack = parse_stack_versions(t->output);
+  if (const Tool* t = f.tool("stack_fi_info"); t && t->succeeded())
+    read_fi_info_version(t->output, f.stack);
+  if (const Tool* t = f.tool("stack_env"); t && t->found && !t->truncated && t->exit_code == 0)
+    f.whole_env = parse_whole_env(t->output);
+  if (const Tool* t = f.tool("proc_modules"); t && t->found)
+    f.modules_read = true;
+}
+
 }  // namespace
 
 bool timed_out_status(int rc) { return rc == 124 || rc == 137 || rc == 143; }
@@ -198,6 +210,7 @@ NodeFacts parse_node_probe(const ProbeOutput& out) {
   read_gpus(f);
   read_ucx(f);
   read_env(f);
+  read_stack(f);
   read_platform(f);
   return f;
 }

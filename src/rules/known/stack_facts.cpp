@@ -157,8 +157,7 @@ std::string peermem(const probe::NodeFacts& node) {
     return "nv_peer_mem";
   if (node.platform.efa_nv_peermem)
     return "efa_nv_peermem";
-  const auto* modules = node.tool("proc_modules");
-  if (!modules || !modules->found)
+  if (!node.modules_read)
     return "";  // the module list was not read: unknown
   if (node.nvidia_driver.present && node.nvidia_driver.open_kernel_module)
     return "dmabuf";
@@ -372,24 +371,15 @@ void add_stack(FactMap& facts, const probe::StackVersions& stack) {
   }
 }
 
-probe::StackVersions stack_versions(const probe::NodeFacts& node) {
-  probe::StackVersions out;
-  if (const auto* t = node.tool("stack_versions"); t && t->found && !t->truncated)
-    out = probe::parse_stack_versions(t->output);
-  if (const auto* t = node.tool("stack_fi_info"); t && t->succeeded())
-    probe::read_fi_info_version(t->output, out);
-  return out;
-}
-
 FactMap pod_facts(const probe::NodeFacts& node, const probe::NixlFacts& nixl,
                   const std::vector<std::string>& command_line, const KvBackends& backends,
                   const PodNetwork& network) {
   FactMap facts;
-  if (const auto* t = node.tool("stack_env"); t && t->found && !t->truncated && t->exit_code == 0)
-    add_env(facts, probe::parse_whole_env(t->output), node.script_complete);
+  if (node.whole_env)
+    add_env(facts, *node.whole_env, node.script_complete);
   else
     add_env(facts, node.transport_env, false);
-  add_stack(facts, stack_versions(node));  // first: the NIXL probe fills only what it left
+  add_stack(facts, node.stack);  // first: the NIXL probe fills only what it left
   add_node(facts, node);
   add_nixl(facts, nixl);
   std::optional<std::string> engine_config;

@@ -45,13 +45,12 @@ void add_nixl(knowledge::FactMap& facts, const probe::NixlFacts& nixl);
 // version.<lib> for each library whose copies agree (stack_versions.hpp).
 void add_stack(knowledge::FactMap& facts, const probe::StackVersions& stack);
 
-// A pod's facts whole: env (the whole environment where the probe read it, else its transport
-// variables), the node, NIXL and stack versions, the engine, the pod's networking.
+// A pod's facts whole, from the probe's typed facts only (each section was parsed once, in
+// probe/): env (the whole environment where the probe read it, else its transport variables),
+// the node, NIXL and stack versions, the engine, the pod's networking.
 knowledge::FactMap pod_facts(const probe::NodeFacts& node, const probe::NixlFacts& nixl,
                              const std::vector<std::string>& command_line,
                              const KvBackends& backends, const PodNetwork& network);
-// The stack versions the node probe read (empty, read=false, without its sections).
-probe::StackVersions stack_versions(const probe::NodeFacts& node);
 
 // A recipe service's: its literal env (complete unless envFrom may add more), command line,
 // engine config, hostIPC/hostPID.
