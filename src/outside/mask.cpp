@@ -18,13 +18,12 @@ bool ends_with_word(std::string_view up, std::string_view word) {
   return before == 0 || !std::isalnum(static_cast<unsigned char>(up[before - 1]));
 }
 
-// KEY anywhere but in PKEY: an InfiniBand partition key (UCX_IB_PKEY, NCCL_IB_PKEY) is a fabric
-// setting the rows judge, not a credential.
+// KEY anywhere, except the InfiniBand partition key's own settings (UCX_IB_PKEY, NCCL_IB_PKEY):
+// a fabric setting the rows judge, not a credential. Any other PKEY (SSH_PKEY) stays secret.
 bool has_key_word(std::string_view up) {
-  for (auto at = up.find("KEY"); at != std::string_view::npos; at = up.find("KEY", at + 1))
-    if (at == 0 || up[at - 1] != 'P')
-      return true;
-  return false;
+  if (up.ends_with("_IB_PKEY") && up.find("KEY") == up.size() - 3)
+    return false;
+  return up.find("KEY") != std::string_view::npos;
 }
 
 }  // namespace

@@ -31,6 +31,7 @@ A fact with no writer raises Unwritable: a row naming it cannot be proven on a p
 """
 import copy
 import json
+import os
 
 PYLIB = "usr/local/lib/python3.12/dist-packages"
 
@@ -60,21 +61,16 @@ COMPONENT = {"vllm": "Vllm", "sglang": "Sglang", "trtllm": "Trtllm"}
 CONNECTOR_OF_BACKEND = {"nixl": "NixlConnector", "mooncake": "MooncakeConnector",
                         "nccl": "P2pNcclConnector"}
 
-# The h100-ib-tools captures this module rewrites (their first line is the source/synthetic note).
-ROOTS = None
-
 
 class Unwritable(Exception):
     """A fact no writer puts where a reader reads it."""
 
 
 def _roots_dir():
-    import os
     return os.path.join(os.path.dirname(os.path.abspath(__file__)), "roots")
 
 
 def _root_file(layer, rel):
-    import os
     with open(os.path.join(_roots_dir(), layer, rel)) as f:
         return f.read()
 
@@ -249,7 +245,6 @@ def _gpus(pod, model=None, count=None):
 def _efa(pod, count=1):
     """EFA devices instead of the ConnectX ports (roots/efa: efa_0 as the EFA driver shows it;
     efa_1.. are copies of its sysfs files, as a p5 node lists 32 alike)."""
-    import os
     pod["root"] = ["base", "h100-ib-tools", "efa"]
     pod["remove"] += ["usr/bin/ibstat", "usr/bin/ibv_devices", "usr/bin/ucx_info",
                       "sys/module/nvidia_peermem"]
@@ -298,7 +293,6 @@ def _nixl_copies(pod, facts):
 def _unusable_devices(pod, n):
     """n devices Mooncake cannot use beside the 8 ConnectX ports: node_type 7 with link layer
     Unknown (roots/ib-unspecified-device's mlx5_8, copied as mlx5_9..)."""
-    import os
     if not 0 <= n <= 4:
         raise Unwritable("rdma.unusable_devices=%d" % n)
     pod["root"].append("pkeys-full")
@@ -487,7 +481,6 @@ def render_pair(prefix, dgd, facts):
 
 
 def _sparse_gid_files():
-    import os
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "scenarios", "known-trouble-more",
                         "scenario.json")
     with open(path) as f:

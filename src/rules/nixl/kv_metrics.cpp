@@ -268,16 +268,11 @@ std::optional<Finding> decode_without_kv(const KvMetricsInput& in, const Moved& 
 
 // Counters the worker exposes below zero: what they say cannot be, so they are not judged.
 std::optional<Finding> implausible(const KvMetricsInput& in) {
-  static constexpr const char* counters[] = {"vllm:nixl_num_failed_transfers_total",
-                                             "vllm:nixl_num_failed_notifications_total",
-                                             "sglang:num_transfer_failed_reqs_total",
-                                             "sglang:num_bootstrap_failed_reqs_total",
-                                             "agent_errors_total",
-                                             "vllm:nixl_bytes_transferred_sum",
-                                             "vllm:nixl_xfer_time_seconds_sum",
-                                             "agent_tx_bytes_total",
-                                             "agent_rx_bytes_total",
-                                             "sglang:kv_transfer_total_mb_sum"};
+  static constexpr const char* kMovedCounters[] = {
+      "vllm:nixl_bytes_transferred_sum", "vllm:nixl_xfer_time_seconds_sum", "agent_tx_bytes_total",
+      "agent_rx_bytes_total", "sglang:kv_transfer_total_mb_sum"};
+  std::vector<const char*> counters(std::begin(kFailureCounters), std::end(kFailureCounters));
+  counters.insert(counters.end(), std::begin(kMovedCounters), std::end(kMovedCounters));
   std::string bad;
   for (const char* name : counters)
     for (const auto& e : in.reads->endpoints) {

@@ -9,7 +9,7 @@ using icheck::outside::shown_value;
 TEST_CASE("names that look like credentials") {
   for (const char* name :
        {"HF_TOKEN", "NIXL_ETCD_PASSWORD", "aws_secret_access_key", "DB_PASSWD",
-        "GOOGLE_APPLICATION_CREDENTIALS", "--token", "API_KEY", "PKEY_API_KEY"}) {
+        "GOOGLE_APPLICATION_CREDENTIALS", "--token", "API_KEY", "PKEY_API_KEY", "SSH_PKEY"}) {
     CHECK(looks_secret(name));
   }
   // A partition key is a fabric setting the rows judge (row ucx-ib-pkey-msb-set), not a secret.
